@@ -169,6 +169,10 @@ pub struct AgentCardSignature {
 /// A security scheme, tagged by `type` (OpenAPI 3.0 style).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type")]
+#[allow(
+    clippy::large_enum_variant,
+    reason = "card data, built once; boxing would only complicate construction"
+)]
 pub enum SecurityScheme {
     /// `type: "apiKey"`.
     #[serde(rename = "apiKey")]

@@ -42,7 +42,7 @@ pub const METHODS: &[&str] = &[
 ];
 
 /// A JSON-RPC request id: a string, an integer or `null`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum RequestId {
     /// A string id.
@@ -50,13 +50,8 @@ pub enum RequestId {
     /// An integer id.
     Number(i64),
     /// An explicit `null`.
+    #[default]
     Null,
-}
-
-impl Default for RequestId {
-    fn default() -> Self {
-        Self::Null
-    }
 }
 
 impl From<i64> for RequestId {
@@ -93,7 +88,9 @@ impl<'de> Deserialize<'de> for Version {
         if v == "2.0" {
             Ok(Self)
         } else {
-            Err(serde::de::Error::custom(format!("jsonrpc must be \"2.0\", got {v:?}")))
+            Err(serde::de::Error::custom(format!(
+                "jsonrpc must be \"2.0\", got {v:?}"
+            )))
         }
     }
 }
@@ -120,7 +117,12 @@ pub struct JsonRpcRequest<P> {
 impl<P> JsonRpcRequest<P> {
     /// A request with the given id, method and params.
     pub fn new(id: impl Into<RequestId>, method: impl Into<String>, params: P) -> Self {
-        Self { jsonrpc: Version, id: Some(id.into()), method: method.into(), params: Some(params) }
+        Self {
+            jsonrpc: Version,
+            id: Some(id.into()),
+            method: method.into(),
+            params: Some(params),
+        }
     }
 }
 
@@ -138,7 +140,11 @@ pub struct JsonRpcError {
 
 impl From<&A2aError> for JsonRpcError {
     fn from(e: &A2aError) -> Self {
-        Self { code: e.code(), message: e.message().to_owned(), data: e.data().cloned() }
+        Self {
+            code: e.code(),
+            message: e.message().to_owned(),
+            data: e.data().cloned(),
+        }
     }
 }
 
@@ -181,12 +187,20 @@ pub enum JsonRpcResponse<R> {
 impl<R> JsonRpcResponse<R> {
     /// A success response.
     pub fn success(id: RequestId, result: R) -> Self {
-        Self::Success { jsonrpc: Version, id, result }
+        Self::Success {
+            jsonrpc: Version,
+            id,
+            result,
+        }
     }
 
     /// An error response.
     pub fn error(id: RequestId, error: impl Into<JsonRpcError>) -> Self {
-        Self::Error { jsonrpc: Version, id, error: error.into() }
+        Self::Error {
+            jsonrpc: Version,
+            id,
+            error: error.into(),
+        }
     }
 
     /// The result, or the error as an [`A2aError`].

@@ -98,13 +98,19 @@ impl Part {
     /// A text part.
     #[must_use]
     pub fn text(text: impl Into<String>) -> Self {
-        Self::Text(TextPart { text: text.into(), metadata: None })
+        Self::Text(TextPart {
+            text: text.into(),
+            metadata: None,
+        })
     }
 
     /// A data part.
     #[must_use]
     pub fn data(data: serde_json::Map<String, Value>) -> Self {
-        Self::Data(DataPart { data, metadata: None })
+        Self::Data(DataPart {
+            data,
+            metadata: None,
+        })
     }
 
     /// The part's metadata.
@@ -226,9 +232,18 @@ enum PartOut<'a> {
 impl Serialize for Part {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
-            Self::Text(p) => PartOut::Text { text: &p.text, metadata: p.metadata.as_ref() },
-            Self::File(p) => PartOut::File { file: &p.file, metadata: p.metadata.as_ref() },
-            Self::Data(p) => PartOut::Data { data: &p.data, metadata: p.metadata.as_ref() },
+            Self::Text(p) => PartOut::Text {
+                text: &p.text,
+                metadata: p.metadata.as_ref(),
+            },
+            Self::File(p) => PartOut::File {
+                file: &p.file,
+                metadata: p.metadata.as_ref(),
+            },
+            Self::Data(p) => PartOut::Data {
+                data: &p.data,
+                metadata: p.metadata.as_ref(),
+            },
         }
         .serialize(s)
     }
@@ -271,21 +286,34 @@ impl<'de> Deserialize<'de> for Part {
                 (Some(_), None, None) => "text",
                 (None, Some(_), None) => "file",
                 (None, None, Some(_)) => "data",
-                _ => return Err(D::Error::custom("part has no `kind` and no single one of `text`, `file`, `data`")),
+                _ => {
+                    return Err(D::Error::custom(
+                        "part has no `kind` and no single one of `text`, `file`, `data`",
+                    ));
+                }
             },
         };
         match kind {
             "text" => {
                 let text = p.text.ok_or_else(|| D::Error::missing_field("text"))?;
-                Ok(Self::Text(TextPart { text, metadata: p.metadata }))
+                Ok(Self::Text(TextPart {
+                    text,
+                    metadata: p.metadata,
+                }))
             }
             "file" => {
                 let file = p.file.ok_or_else(|| D::Error::missing_field("file"))?;
-                Ok(Self::File(FilePart { file, metadata: p.metadata }))
+                Ok(Self::File(FilePart {
+                    file,
+                    metadata: p.metadata,
+                }))
             }
             "data" => {
                 let data = p.data.ok_or_else(|| D::Error::missing_field("data"))?;
-                Ok(Self::Data(DataPart { data, metadata: p.metadata }))
+                Ok(Self::Data(DataPart {
+                    data,
+                    metadata: p.metadata,
+                }))
             }
             other => Err(D::Error::unknown_variant(other, &["text", "file", "data"])),
         }
@@ -297,9 +325,19 @@ impl<'de> Deserialize<'de> for FileContent {
         use serde::de::Error;
         let f = FileIn::deserialize(d)?;
         match (f.bytes, f.uri) {
-            (Some(bytes), None) => Ok(Self::Bytes(FileWithBytes { bytes, name: f.name, mime_type: f.mime_type })),
-            (None, Some(uri)) => Ok(Self::Uri(FileWithUri { uri, name: f.name, mime_type: f.mime_type })),
-            (Some(_), Some(_)) => Err(D::Error::custom("a file has both `bytes` and `uri`; exactly one is allowed")),
+            (Some(bytes), None) => Ok(Self::Bytes(FileWithBytes {
+                bytes,
+                name: f.name,
+                mime_type: f.mime_type,
+            })),
+            (None, Some(uri)) => Ok(Self::Uri(FileWithUri {
+                uri,
+                name: f.name,
+                mime_type: f.mime_type,
+            })),
+            (Some(_), Some(_)) => Err(D::Error::custom(
+                "a file has both `bytes` and `uri`; exactly one is allowed",
+            )),
             (None, None) => Err(D::Error::custom("a file needs `bytes` or `uri`")),
         }
     }

@@ -22,13 +22,20 @@ impl MessageSendParams {
     /// Parameters with only the message.
     #[must_use]
     pub fn new(message: Message) -> Self {
-        Self { message, configuration: None, metadata: None }
+        Self {
+            message,
+            configuration: None,
+            metadata: None,
+        }
     }
 
     /// `configuration.blocking`, defaulting to `true` as JSON-RPC does.
     #[must_use]
     pub fn blocking(&self) -> bool {
-        self.configuration.as_ref().and_then(|c| c.blocking).unwrap_or(true)
+        self.configuration
+            .as_ref()
+            .and_then(|c| c.blocking)
+            .unwrap_or(true)
     }
 
     /// `configuration.historyLength`.
@@ -85,7 +92,10 @@ impl TaskIdParams {
     /// Parameters with only the id.
     #[must_use]
     pub fn new(id: impl Into<String>) -> Self {
-        Self { id: id.into(), metadata: None }
+        Self {
+            id: id.into(),
+            metadata: None,
+        }
     }
 }
 

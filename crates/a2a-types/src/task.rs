@@ -37,7 +37,10 @@ impl TaskState {
     /// messages and cannot be restarted.
     #[must_use]
     pub fn is_terminal(self) -> bool {
-        matches!(self, Self::Completed | Self::Canceled | Self::Failed | Self::Rejected)
+        matches!(
+            self,
+            Self::Completed | Self::Canceled | Self::Failed | Self::Rejected
+        )
     }
 
     /// `input-required` or `auth-required`: the agent waits for the client.
@@ -94,7 +97,11 @@ impl TaskStatus {
     /// A status with the given state and no message or timestamp.
     #[must_use]
     pub fn new(state: TaskState) -> Self {
-        Self { state, message: None, timestamp: None }
+        Self {
+            state,
+            message: None,
+            timestamp: None,
+        }
     }
 }
 
@@ -308,9 +315,9 @@ impl<'de> Deserialize<'de> for SendMessageResult {
         match Tagged::deserialize(d)? {
             Tagged::Task(t) => Ok(Self::Task(t)),
             Tagged::Message(m) => Ok(Self::Message(m)),
-            Tagged::StatusUpdate(_) | Tagged::ArtifactUpdate(_) => {
-                Err(D::Error::custom("message/send result must be a task or a message"))
-            }
+            Tagged::StatusUpdate(_) | Tagged::ArtifactUpdate(_) => Err(D::Error::custom(
+                "message/send result must be a task or a message",
+            )),
         }
     }
 }

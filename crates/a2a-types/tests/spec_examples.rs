@@ -12,9 +12,11 @@ use a2a_types::*;
 use serde_json::Value;
 
 fn reference_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("A2A_REFERENCE_DIR").map(PathBuf::from).unwrap_or_else(|| {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/reference/a2a-v0.3.0")
-    });
+    let dir = std::env::var_os("A2A_REFERENCE_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/reference/a2a-v0.3.0")
+        });
     if dir.join("a2a.schema.json").exists() {
         return Some(dir);
     }
@@ -37,7 +39,9 @@ fn validator(schema: &Value, definition: &str) -> jsonschema::Validator {
 /// The JSON blocks of §9, with SSE `data:` lines split into their own values.
 fn section9_examples(spec: &str) -> Vec<(usize, Value)> {
     let start = spec.find("## 9. Common Workflows").expect("section 9");
-    let end = spec[start..].find("\n## 10.").map_or(spec.len(), |e| start + e);
+    let end = spec[start..]
+        .find("\n## 10.")
+        .map_or(spec.len(), |e| start + e);
     let section = &spec[start..end];
     let mut out = Vec::new();
     let mut in_block = false;
@@ -137,14 +141,20 @@ fn round_trip_response(v: &Value) -> Value {
 fn section9_examples_round_trip() {
     let Some(dir) = reference_dir() else { return };
     let spec = std::fs::read_to_string(dir.join("specification.md")).unwrap();
-    let schema: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("a2a.schema.json")).unwrap()).unwrap();
+    let schema: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("a2a.schema.json")).unwrap())
+            .unwrap();
     let requests = validator(&schema, "A2ARequest");
     let responses = validator(&schema, "JSONRPCResponse");
     let stream_responses = validator(&schema, "SendStreamingMessageResponse");
     let tasks = validator(&schema, "Task");
 
     let examples = section9_examples(&spec);
-    assert!(examples.len() >= 12, "expected many examples in §9, found {}", examples.len());
+    assert!(
+        examples.len() >= 12,
+        "expected many examples in §9, found {}",
+        examples.len()
+    );
     let (mut checked, mut invalid) = (0, Vec::new());
     for (line, v) in &examples {
         let again = if v.get("method").is_some() {
@@ -174,28 +184,43 @@ fn section9_examples_round_trip() {
         pretty_assertions::assert_eq!(&again, v, "example at §9 block line {line}");
         checked += 1;
     }
-    eprintln!("checked {checked} examples; {} not schema-valid or not A2A objects (lines {invalid:?})", invalid.len());
-    assert!(checked >= 5, "too few schema-valid examples checked: {checked}");
+    eprintln!(
+        "checked {checked} examples; {} not schema-valid or not A2A objects (lines {invalid:?})",
+        invalid.len()
+    );
+    assert!(
+        checked >= 5,
+        "too few schema-valid examples checked: {checked}"
+    );
 }
 
 #[test]
 fn state_and_kind_names() {
     let t = Task::new("t", "c", TaskState::InputRequired);
     let v = serde_json::to_value(&t).unwrap();
-    assert_eq!(v, serde_json::json!({"kind":"task","id":"t","contextId":"c","status":{"state":"input-required"}}));
+    assert_eq!(
+        v,
+        serde_json::json!({"kind":"task","id":"t","contextId":"c","status":{"state":"input-required"}})
+    );
     // `kind` is optional on input for a typed object; a part without kind is inferred.
     let p: Part = serde_json::from_value(serde_json::json!({"text":"x"})).unwrap();
     assert_eq!(p, Part::text("x"));
-    let bad = serde_json::from_value::<Part>(serde_json::json!({"kind":"file","file":{"bytes":"AA==","uri":"http://x"}}));
+    let bad = serde_json::from_value::<Part>(
+        serde_json::json!({"kind":"file","file":{"bytes":"AA==","uri":"http://x"}}),
+    );
     assert!(bad.is_err());
     let ev: StreamResponse = serde_json::from_value(serde_json::json!({
         "kind":"status-update","taskId":"t","contextId":"c","status":{"state":"working"},"final":false})).unwrap();
     assert!(matches!(ev, StreamResponse::StatusUpdate(_)));
     assert!(!ev.is_final());
     // Lenient like the Python SDK: a message without `kind` is accepted.
-    let m: Message = serde_json::from_value(serde_json::json!({"role":"user","parts":[{"kind":"text","text":"x"}],"messageId":"m"})).unwrap();
+    let m: Message = serde_json::from_value(
+        serde_json::json!({"role":"user","parts":[{"kind":"text","text":"x"}],"messageId":"m"}),
+    )
+    .unwrap();
     assert_eq!(m.text(), "x");
     assert_eq!(serde_json::to_value(&m).unwrap()["kind"], "message");
-    let unknown: Result<StreamResponse, _> = serde_json::from_value(serde_json::json!({"kind":"nope"}));
+    let unknown: Result<StreamResponse, _> =
+        serde_json::from_value(serde_json::json!({"kind":"nope"}));
     assert!(unknown.is_err());
 }

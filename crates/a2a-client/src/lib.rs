@@ -1,0 +1,17 @@
+//! The A2A client.
+//!
+//! Every wire binding implements [`Transport`], the client-side mirror of the
+//! server's `RequestHandler`; errors are [`ClientError`], whose
+//! [`ClientError::A2a`] carries the same [`a2a_types::A2aError`] whatever the
+//! transport.
+//!
+//! | feature | what | default |
+//! |---|---|---|
+//! | `jsonrpc` | [`jsonrpc::JsonRpcTransport`]: JSON-RPC 2.0 over HTTP, SSE streams | yes |
+
+mod transport;
+
+#[cfg(feature = "jsonrpc")]
+pub mod jsonrpc;
+
+pub use transport::{ClientError, EventStream, Transport};

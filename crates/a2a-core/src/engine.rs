@@ -1,0 +1,1250 @@
+//! [`DefaultRequestHandler`]: the task engine.
+//!
+//! # Concurrency
+//!
+//! Every task with an execution in flight has one `Run` in a sharded map
+//! keyed by task id (no global lock on the request path). A `Run` holds:
+//!
+//! - the task snapshot and its store version behind one async mutex: every
+//!   change of the task (an executor event, a follow-up message, a cancel) is
+//!   folded into the snapshot and written to the [`TaskStore`] while that
+//!   mutex is held, so there is exactly one writer per task at a time;
+//! - a bounded broadcast channel: the writer sends each event to it while
+//!   still holding the mutex, so a subscriber that takes the snapshot and
+//!   subscribes under the same mutex sees every later event exactly once
+//!   (no gap, no duplicate);
+//! - a cancellation token that `tasks/cancel` fires for the executions.
+//!
+//! Executions run in tasks of their own: a client that disconnects drops
+//! only its receiver. A subscriber that falls behind the channel's capacity
+//! is resynchronised with a fresh snapshot instead of blocking the executor
+//! or growing memory. When the last execution of a task returns, its `Run`
+//! is retired; the task lives on in the store, and the next message for it
+//! creates a new `Run` from the stored snapshot.
+//!
+//! ```text
+//!  adapter ── send_message ──▶ Run (snapshot, version) ◀── EventSink::publish ── AgentExecutor
+//!                                 │  fold + TaskStore::save (under the run's mutex)
+//!                                 └─▶ broadcast ──▶ streams, blocking waiters, resubscribers
+//! ```
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use a2a_types::{
+    A2aError, AgentCard, DeleteTaskPushNotificationConfigParams,
+    GetTaskPushNotificationConfigParams, ListTaskPushNotificationConfigParams, Message,
+    MessageSendParams, PushNotificationConfig, Role, SendMessageResult, StreamResponse, Task,
+    TaskIdParams, TaskPushNotificationConfig, TaskQueryParams, TaskState, TaskStatus,
+    TaskStatusUpdateEvent,
+};
+use async_trait::async_trait;
+use dashmap::DashMap;
+use futures::FutureExt;
+use tokio::sync::{Mutex, OwnedMutexGuard, broadcast};
+use tokio_util::sync::CancellationToken;
+
+use crate::executor::{AgentExecutor, RequestContext};
+use crate::handler::{CallContext, EventStream, RequestHandler};
+use crate::push::PushSender;
+use crate::store::{
+    InMemoryPushConfigStore, InMemoryTaskStore, PushConfigStore, StoreError, TaskStore, Version,
+};
+
+/// The default capacity of a task's event channel; see
+/// [`DefaultRequestHandlerBuilder::event_capacity`].
+pub const DEFAULT_EVENT_CAPACITY: usize = 64;
+
+/// The engine: implements [`RequestHandler`] on top of an [`AgentExecutor`],
+/// a [`TaskStore`], a [`PushConfigStore`] and an optional [`PushSender`].
+///
+/// It enforces the lifecycle rules of the spec: server-generated task and
+/// context ids; `blocking` waits for a terminal or interrupted state (or for
+/// the execution to return), non-blocking returns the task as soon as it
+/// exists; `historyLength` trims history (0 or absent: all); follow-up
+/// messages on a non-terminal task append to its history; terminal tasks
+/// take no messages; artifact updates honour `append` and `lastChunk`.
+///
+/// ```no_run
+/// # use std::sync::Arc;
+/// # use a2a_core::{DefaultRequestHandler, AgentExecutor};
+/// # fn card() -> a2a_types::AgentCard { unimplemented!() }
+/// # fn agent() -> impl AgentExecutor { struct A; #[async_trait::async_trait] impl AgentExecutor for A {
+/// #   async fn execute(&self, _: a2a_core::RequestContext, _: a2a_core::EventSink) -> Result<(), a2a_types::A2aError> { Ok(()) } } A }
+/// let handler = DefaultRequestHandler::builder(card(), agent()).build();
+/// ```
+#[derive(Clone)]
+pub struct DefaultRequestHandler {
+    engine: Arc<Engine>,
+}
+
+impl std::fmt::Debug for DefaultRequestHandler {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DefaultRequestHandler")
+            .field("agent", &self.engine.card.name)
+            .field("running_tasks", &self.engine.runs.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// Builds a [`DefaultRequestHandler`].
+pub struct DefaultRequestHandlerBuilder {
+    card: AgentCard,
+    extended_card: Option<AgentCard>,
+    executor: Arc<dyn AgentExecutor>,
+    tasks: Option<Arc<dyn TaskStore>>,
+    push_configs: Option<Arc<dyn PushConfigStore>>,
+    push_sender: Option<Arc<dyn PushSender>>,
+    event_capacity: usize,
+}
+
+impl std::fmt::Debug for DefaultRequestHandlerBuilder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DefaultRequestHandlerBuilder")
+            .field("agent", &self.card.name)
+            .finish_non_exhaustive()
+    }
+}
+
+impl DefaultRequestHandlerBuilder {
+    /// The task store (default: [`InMemoryTaskStore`]).
+    #[must_use]
+    pub fn task_store(mut self, store: Arc<dyn TaskStore>) -> Self {
+        self.tasks = Some(store);
+        self
+    }
+
+    /// The push-config store (default: [`InMemoryPushConfigStore`]).
+    #[must_use]
+    pub fn push_config_store(mut self, store: Arc<dyn PushConfigStore>) -> Self {
+        self.push_configs = Some(store);
+        self
+    }
+
+    /// The push sender. Without one, the card declares
+    /// `pushNotifications: false` and the push-config operations answer
+    /// `PushNotificationNotSupportedError`.
+    #[must_use]
+    pub fn push_sender(mut self, sender: Arc<dyn PushSender>) -> Self {
+        self.push_sender = Some(sender);
+        self
+    }
+
+    /// The card returned by `agent/getAuthenticatedExtendedCard`; setting one
+    /// declares `supportsAuthenticatedExtendedCard: true` on the public card.
+    #[must_use]
+    pub fn extended_agent_card(mut self, card: AgentCard) -> Self {
+        self.extended_card = Some(card);
+        self
+    }
+
+    /// How many events a subscriber may fall behind before it is
+    /// resynchronised with a snapshot (default [`DEFAULT_EVENT_CAPACITY`]).
+    #[must_use]
+    pub fn event_capacity(mut self, capacity: usize) -> Self {
+        self.event_capacity = capacity.max(1);
+        self
+    }
+
+    /// Builds the handler. The card's `capabilities.pushNotifications` is set
+    /// from whether a push sender was configured, `streaming` defaults to
+    /// true, and `supportsAuthenticatedExtendedCard` follows the extended card.
+    #[must_use]
+    pub fn build(self) -> DefaultRequestHandler {
+        let mut card = self.card;
+        card.capabilities.push_notifications = Some(self.push_sender.is_some());
+        card.capabilities.streaming.get_or_insert(true);
+        if self.extended_card.is_some() {
+            card.supports_authenticated_extended_card = Some(true);
+        }
+        let mut extended_card = self.extended_card;
+        if let Some(ext) = extended_card.as_mut() {
+            ext.capabilities.push_notifications = card.capabilities.push_notifications;
+            ext.capabilities.streaming = card.capabilities.streaming;
+            ext.supports_authenticated_extended_card = Some(true);
+        }
+        DefaultRequestHandler {
+            engine: Arc::new(Engine {
+                card: Arc::new(card),
+                extended_card,
+                executor: self.executor,
+                tasks: self
+                    .tasks
+                    .unwrap_or_else(|| Arc::new(InMemoryTaskStore::new())),
+                push_configs: self
+                    .push_configs
+                    .unwrap_or_else(|| Arc::new(InMemoryPushConfigStore::new())),
+                push_sender: self.push_sender,
+                runs: DashMap::new(),
+                event_capacity: self.event_capacity,
+            }),
+        }
+    }
+}
+
+impl DefaultRequestHandler {
+    /// Starts building a handler for the agent described by `card`.
+    pub fn builder(card: AgentCard, executor: impl AgentExecutor) -> DefaultRequestHandlerBuilder {
+        Self::builder_shared(card, Arc::new(executor))
+    }
+
+    /// Like [`builder`](Self::builder), for an executor already shared.
+    pub fn builder_shared(
+        card: AgentCard,
+        executor: Arc<dyn AgentExecutor>,
+    ) -> DefaultRequestHandlerBuilder {
+        DefaultRequestHandlerBuilder {
+            card,
+            extended_card: None,
+            executor,
+            tasks: None,
+            push_configs: None,
+            push_sender: None,
+            event_capacity: DEFAULT_EVENT_CAPACITY,
+        }
+    }
+
+    /// The task store.
+    #[must_use]
+    pub fn task_store(&self) -> &Arc<dyn TaskStore> {
+        &self.engine.tasks
+    }
+
+    /// How many tasks have an execution in flight.
+    #[must_use]
+    pub fn running_tasks(&self) -> usize {
+        self.engine.runs.len()
+    }
+}
+
+struct Engine {
+    card: Arc<AgentCard>,
+    extended_card: Option<AgentCard>,
+    executor: Arc<dyn AgentExecutor>,
+    tasks: Arc<dyn TaskStore>,
+    push_configs: Arc<dyn PushConfigStore>,
+    push_sender: Option<Arc<dyn PushSender>>,
+    runs: DashMap<String, Arc<Run>>,
+    event_capacity: usize,
+}
+
+/// The live state of a task with executions in flight.
+struct Run {
+    task_id: String,
+    state: Arc<Mutex<RunState>>,
+    events: broadcast::Sender<RunEvent>,
+    cancel: CancellationToken,
+    next_exec: AtomicU64,
+}
+
+struct RunState {
+    /// The snapshot; `None` until the first task event of a new task.
+    task: Option<Task>,
+    /// The store version of `task`.
+    version: Option<Version>,
+    /// The context id (known before the task exists).
+    context_id: String,
+    /// The message that created the task (history seed for a new task).
+    first_message: Option<Message>,
+    /// The snapshot was read from the store (or the task is new).
+    loaded: bool,
+    /// Removed from the map; callers holding it must look again.
+    retired: bool,
+    /// Executions in flight.
+    active: usize,
+    /// The agent answered with a Message; no more events are accepted.
+    replied_with_message: bool,
+}
+
+#[derive(Clone, Debug)]
+enum RunEvent {
+    /// Shared by every receiver; each takes its own copy when it yields it.
+    Event(Arc<StreamResponse>),
+    /// An execution returned; `error` is set when its caller must see it.
+    Done { exec: u64, error: Option<A2aError> },
+    /// No execution is in flight any more.
+    Idle,
+}
+
+impl Run {
+    fn new(task_id: String, state: RunState, capacity: usize) -> Arc<Self> {
+        let (events, _) = broadcast::channel(capacity);
+        Arc::new(Self {
+            task_id,
+            state: Arc::new(Mutex::new(state)),
+            events,
+            cancel: CancellationToken::new(),
+            next_exec: AtomicU64::new(1),
+        })
+    }
+
+    fn exec_id(&self) -> u64 {
+        self.next_exec.fetch_add(1, Ordering::Relaxed)
+    }
+}
+
+/// Where an execution publishes its events; see [`AgentExecutor`].
+///
+/// Cloning is cheap. Publishing waits until the event is folded into the
+/// task and stored, which is the executor's backpressure.
+#[derive(Clone)]
+pub struct EventSink {
+    engine: Arc<Engine>,
+    run: Arc<Run>,
+}
+
+impl std::fmt::Debug for EventSink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EventSink")
+            .field("task_id", &self.run.task_id)
+            .finish()
+    }
+}
+
+impl EventSink {
+    /// The task id this sink publishes for.
+    #[must_use]
+    pub fn task_id(&self) -> &str {
+        &self.run.task_id
+    }
+
+    /// Publishes one event: a `Message` (only as the single reply of a new
+    /// task), the `Task`, a status update or an artifact update.
+    ///
+    /// Fails with `InvalidAgentResponseError` when the event breaks the
+    /// protocol (wrong task or context id, a message after task events,
+    /// anything after a terminal state).
+    pub async fn publish(&self, event: StreamResponse) -> Result<(), A2aError> {
+        let mut st = self.run.state.lock().await;
+        self.engine.apply(&self.run, &mut st, event).await
+    }
+}
+
+fn invalid_agent(msg: impl Into<String>) -> A2aError {
+    A2aError::invalid_agent_response(msg)
+}
+
+impl Engine {
+    /// Folds one executor event into the run's task, stores it and fans it
+    /// out. Called with the run's mutex held.
+    async fn apply(
+        &self,
+        run: &Run,
+        st: &mut RunState,
+        event: StreamResponse,
+    ) -> Result<(), A2aError> {
+        if st.replied_with_message {
+            return Err(invalid_agent(
+                "the agent already replied with a message; no more events are accepted",
+            ));
+        }
+        let check_ids = |task_id: &str, context_id: &str, st: &RunState| -> Result<(), A2aError> {
+            if task_id != run.task_id {
+                return Err(invalid_agent(format!(
+                    "event for task {task_id} published on task {}",
+                    run.task_id
+                )));
+            }
+            if context_id != st.context_id {
+                return Err(invalid_agent(format!(
+                    "event context {context_id} differs from the task's {}",
+                    st.context_id
+                )));
+            }
+            if let Some(t) = &st.task
+                && t.status.state.is_terminal()
+            {
+                return Err(invalid_agent(format!(
+                    "task {} is {} and takes no more events",
+                    t.id, t.status.state
+                )));
+            }
+            Ok(())
+        };
+        match event {
+            StreamResponse::Message(mut m) => {
+                if st.task.is_some() {
+                    return Err(invalid_agent(
+                        "a Message can only be the single reply to a new task; publish a status update with a message instead",
+                    ));
+                }
+                if m.role != Role::Agent {
+                    return Err(invalid_agent("the agent's reply must have role \"agent\""));
+                }
+                m.context_id.get_or_insert_with(|| st.context_id.clone());
+                st.replied_with_message = true;
+                let _ = run
+                    .events
+                    .send(RunEvent::Event(Arc::new(StreamResponse::Message(m))));
+                Ok(())
+            }
+            StreamResponse::Task(mut t) => {
+                check_ids(&t.id, &t.context_id, st)?;
+                if st.task.is_none() && t.history.as_ref().is_none_or(Vec::is_empty) {
+                    t.history = st.first_message.take().map(|m| vec![m]);
+                }
+                t.status.timestamp.get_or_insert_with(crate::now_rfc3339);
+                self.persist(st, t.clone()).await?;
+                let _ = run
+                    .events
+                    .send(RunEvent::Event(Arc::new(StreamResponse::Task(t))));
+                self.notify(st).await;
+                Ok(())
+            }
+            StreamResponse::StatusUpdate(mut e) => {
+                check_ids(&e.task_id, &e.context_id, st)?;
+                e.status.timestamp.get_or_insert_with(crate::now_rfc3339);
+                e.is_final |= e.status.state.is_final();
+                let mut task = self.current_or_created(run, st);
+                archive_status_message(&mut task);
+                task.status = e.status.clone();
+                self.persist(st, task).await?;
+                let _ = run
+                    .events
+                    .send(RunEvent::Event(Arc::new(StreamResponse::StatusUpdate(e))));
+                self.notify(st).await;
+                Ok(())
+            }
+            StreamResponse::ArtifactUpdate(e) => {
+                check_ids(&e.task_id, &e.context_id, st)?;
+                let mut task = self.current_or_created(run, st);
+                fold_artifact(&mut task, &e);
+                self.persist(st, task).await?;
+                let _ = run
+                    .events
+                    .send(RunEvent::Event(Arc::new(StreamResponse::ArtifactUpdate(e))));
+                self.notify(st).await;
+                Ok(())
+            }
+        }
+    }
+
+    /// The current snapshot to modify, or, for a new task, a fresh
+    /// `submitted` task whose snapshot is announced to subscribers first (so
+    /// every stream starts with the `Task`).
+    fn current_or_created(&self, run: &Run, st: &mut RunState) -> Task {
+        if let Some(t) = &st.task {
+            return t.clone();
+        }
+        let mut task = Task::new(
+            run.task_id.clone(),
+            st.context_id.clone(),
+            TaskState::Submitted,
+        );
+        task.status.timestamp = Some(crate::now_rfc3339());
+        task.history = st.first_message.take().map(|m| vec![m]);
+        let _ = run
+            .events
+            .send(RunEvent::Event(Arc::new(StreamResponse::Task(
+                task.clone(),
+            ))));
+        task
+    }
+
+    async fn persist(&self, st: &mut RunState, task: Task) -> Result<(), A2aError> {
+        let version = match self.tasks.save(&task, st.version).await {
+            Ok(v) => v,
+            Err(StoreError::Conflict) => {
+                return Err(A2aError::internal(format!(
+                    "task {} was changed by another writer; the update was refused",
+                    task.id
+                )));
+            }
+            Err(StoreError::Failed(e)) => return Err(e),
+        };
+        st.version = Some(version);
+        st.task = Some(task);
+        Ok(())
+    }
+
+    /// Hands the task to the push sender for each of its configs.
+    async fn notify(&self, st: &RunState) {
+        let (Some(sender), Some(task)) = (&self.push_sender, &st.task) else {
+            return;
+        };
+        let configs = match self.push_configs.list(&task.id).await {
+            Ok(c) => c,
+            Err(e) => {
+                tracing::warn!(task_id = %task.id, error = %e, "could not read push configs");
+                return;
+            }
+        };
+        if configs.is_empty() {
+            return;
+        }
+        let task = Arc::new(task.clone());
+        for config in configs {
+            let (sender, task) = (Arc::clone(sender), Arc::clone(&task));
+            tokio::spawn(async move {
+                if let Err(e) = sender.send(&config, &task).await {
+                    tracing::warn!(task_id = %task.id, url = %config.url, error = %e, "push notification failed");
+                }
+            });
+        }
+    }
+
+    /// The run of an existing task, locked, with its snapshot loaded; creates
+    /// the run from the store when no execution is in flight.
+    async fn acquire(
+        &self,
+        task_id: &str,
+    ) -> Result<(Arc<Run>, OwnedMutexGuard<RunState>), A2aError> {
+        loop {
+            let run = self
+                .runs
+                .entry(task_id.to_owned())
+                .or_insert_with(|| {
+                    Run::new(
+                        task_id.to_owned(),
+                        RunState {
+                            task: None,
+                            version: None,
+                            context_id: String::new(),
+                            first_message: None,
+                            loaded: false,
+                            retired: false,
+                            active: 0,
+                            replied_with_message: false,
+                        },
+                        self.event_capacity,
+                    )
+                })
+                .clone();
+            let mut st = Arc::clone(&run.state).lock_owned().await;
+            if st.retired {
+                continue;
+            }
+            if !st.loaded {
+                match self.tasks.get(task_id).await {
+                    Ok(Some((task, version))) => {
+                        st.context_id.clone_from(&task.context_id);
+                        st.task = Some(task);
+                        st.version = Some(version);
+                        st.loaded = true;
+                    }
+                    Ok(None) => {
+                        self.release(&run, &mut st);
+                        return Err(A2aError::task_not_found_id(task_id));
+                    }
+                    Err(e) => {
+                        self.release(&run, &mut st);
+                        return Err(e);
+                    }
+                }
+            }
+            if st.task.is_none() {
+                self.release(&run, &mut st);
+                return Err(A2aError::task_not_found_id(task_id));
+            }
+            return Ok((run, st));
+        }
+    }
+
+    /// Retires the run if no execution is in flight.
+    fn release(&self, run: &Arc<Run>, st: &mut RunState) {
+        if st.active == 0 && !st.retired {
+            st.retired = true;
+            self.runs
+                .remove_if(&run.task_id, |_, v| Arc::ptr_eq(v, run));
+        }
+    }
+
+    fn spawn_execution(self: &Arc<Self>, run: Arc<Run>, exec: u64, ctx: RequestContext) {
+        let engine = Arc::clone(self);
+        tokio::spawn(async move {
+            let sink = EventSink {
+                engine: Arc::clone(&engine),
+                run: Arc::clone(&run),
+            };
+            let result = std::panic::AssertUnwindSafe(engine.executor.execute(ctx, sink))
+                .catch_unwind()
+                .await
+                .unwrap_or_else(|_| Err(A2aError::internal("the agent panicked")));
+            engine.finish_execution(&run, exec, result).await;
+        });
+    }
+
+    async fn finish_execution(&self, run: &Arc<Run>, exec: u64, result: Result<(), A2aError>) {
+        let mut st = Arc::clone(&run.state).lock_owned().await;
+        let error = match (result, &st.task) {
+            (Err(e), Some(task)) => {
+                if !task.status.state.is_terminal() {
+                    tracing::warn!(task_id = %run.task_id, error = %e, "execution failed; marking the task failed");
+                    let event = failed_event(task, &e);
+                    if let Err(e2) = self.apply(run, &mut st, event).await {
+                        tracing::error!(task_id = %run.task_id, error = %e2, "could not mark the task failed");
+                    }
+                }
+                None
+            }
+            (Err(e), None) => (!st.replied_with_message).then_some(e),
+            (Ok(()), None) if !st.replied_with_message => Some(invalid_agent(
+                "the agent finished without publishing a task or a message",
+            )),
+            (Ok(()), _) => None,
+        };
+        st.active -= 1;
+        let _ = run.events.send(RunEvent::Done { exec, error });
+        if st.active == 0 {
+            let _ = run.events.send(RunEvent::Idle);
+            self.release(run, &mut st);
+        }
+    }
+
+    fn validate_send(&self, params: &MessageSendParams) -> Result<(), A2aError> {
+        let m = &params.message;
+        if m.message_id.is_empty() {
+            return Err(A2aError::invalid_params(
+                "message.messageId must not be empty",
+            ));
+        }
+        if m.parts.is_empty() {
+            return Err(A2aError::invalid_params("message.parts must not be empty"));
+        }
+        if m.role != Role::User {
+            return Err(A2aError::invalid_params("message.role must be \"user\""));
+        }
+        check_history_length(params.history_length())?;
+        if let Some(modes) = params
+            .configuration
+            .as_ref()
+            .and_then(|c| c.accepted_output_modes.as_ref())
+        {
+            let offered = &self.card.default_output_modes;
+            if !modes.is_empty()
+                && !offered.is_empty()
+                && !modes
+                    .iter()
+                    .any(|m| offered.iter().any(|o| mime_matches(m, o)))
+            {
+                return Err(A2aError::content_type_not_supported(format!(
+                    "none of the accepted output modes {modes:?} is produced by this agent ({offered:?})"
+                )));
+            }
+        }
+        if params
+            .configuration
+            .as_ref()
+            .is_some_and(|c| c.push_notification_config.is_some())
+            && self.push_sender.is_none()
+        {
+            return Err(A2aError::push_notification_not_supported(
+                "this agent does not send push notifications",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Starts an execution for a send: a new task, or a follow-up message on
+    /// an existing one. Returns the run, the execution id, a receiver
+    /// subscribed before the execution started, and (for a follow-up) the
+    /// task snapshot with the new message in its history.
+    async fn begin(
+        self: &Arc<Self>,
+        call: &CallContext,
+        params: MessageSendParams,
+    ) -> Result<(Arc<Run>, u64, broadcast::Receiver<RunEvent>, Option<Task>), A2aError> {
+        self.validate_send(&params)?;
+        let MessageSendParams {
+            mut message,
+            configuration,
+            metadata,
+        } = params;
+        match message.task_id.clone() {
+            None => {
+                let task_id = crate::new_id();
+                let context_id = message.context_id.clone().unwrap_or_else(crate::new_id);
+                message.task_id = Some(task_id.clone());
+                message.context_id = Some(context_id.clone());
+                if let Some(cfg) = configuration
+                    .as_ref()
+                    .and_then(|c| c.push_notification_config.clone())
+                {
+                    self.store_push_config(&task_id, cfg).await?;
+                }
+                let run = Run::new(
+                    task_id.clone(),
+                    RunState {
+                        task: None,
+                        version: None,
+                        context_id: context_id.clone(),
+                        first_message: Some(message.clone()),
+                        loaded: true,
+                        retired: false,
+                        active: 1,
+                        replied_with_message: false,
+                    },
+                    self.event_capacity,
+                );
+                self.runs.insert(task_id.clone(), Arc::clone(&run));
+                let rx = run.events.subscribe();
+                let exec = run.exec_id();
+                let ctx = RequestContext {
+                    task_id,
+                    context_id,
+                    message: Some(message),
+                    task: None,
+                    configuration,
+                    metadata,
+                    call: call.clone(),
+                    cancellation: run.cancel.child_token(),
+                };
+                self.spawn_execution(Arc::clone(&run), exec, ctx);
+                Ok((run, exec, rx, None))
+            }
+            Some(task_id) => {
+                let (run, mut st) = self.acquire(&task_id).await?;
+                let checked = (|| {
+                    let task = st
+                        .task
+                        .as_ref()
+                        .ok_or_else(|| A2aError::task_not_found_id(&task_id))?;
+                    if task.status.state.is_terminal() {
+                        return Err(A2aError::invalid_params(format!(
+                            "task {task_id} is in terminal state {} and takes no more messages",
+                            task.status.state
+                        )));
+                    }
+                    if message
+                        .context_id
+                        .as_ref()
+                        .is_some_and(|c| *c != task.context_id)
+                    {
+                        return Err(A2aError::invalid_params(format!(
+                            "contextId {} does not match the task's contextId {}",
+                            message.context_id.as_deref().unwrap_or_default(),
+                            task.context_id
+                        )));
+                    }
+                    Ok(task.clone())
+                })();
+                let mut task = match checked {
+                    Ok(t) => t,
+                    Err(e) => {
+                        self.release(&run, &mut st);
+                        return Err(e);
+                    }
+                };
+                if let Some(cfg) = configuration
+                    .as_ref()
+                    .and_then(|c| c.push_notification_config.clone())
+                    && let Err(e) = self.store_push_config(&task_id, cfg).await
+                {
+                    self.release(&run, &mut st);
+                    return Err(e);
+                }
+                message.context_id = Some(task.context_id.clone());
+                archive_status_message(&mut task);
+                task.history
+                    .get_or_insert_with(Vec::new)
+                    .push(message.clone());
+                if let Err(e) = self.persist(&mut st, task.clone()).await {
+                    self.release(&run, &mut st);
+                    return Err(e);
+                }
+                st.active += 1;
+                let rx = run.events.subscribe();
+                drop(st);
+                let exec = run.exec_id();
+                let ctx = RequestContext {
+                    task_id,
+                    context_id: task.context_id.clone(),
+                    message: Some(message),
+                    task: Some(task.clone()),
+                    configuration,
+                    metadata,
+                    call: call.clone(),
+                    cancellation: run.cancel.child_token(),
+                };
+                self.spawn_execution(Arc::clone(&run), exec, ctx);
+                Ok((run, exec, rx, Some(task)))
+            }
+        }
+    }
+
+    async fn store_push_config(
+        &self,
+        task_id: &str,
+        mut cfg: PushNotificationConfig,
+    ) -> Result<PushNotificationConfig, A2aError> {
+        if self.push_sender.is_none() {
+            return Err(A2aError::push_notification_not_supported(
+                "this agent does not send push notifications",
+            ));
+        }
+        if !(cfg.url.starts_with("http://") || cfg.url.starts_with("https://")) {
+            return Err(A2aError::invalid_params(format!(
+                "pushNotificationConfig.url must be an http(s) URL, got {:?}",
+                cfg.url
+            )));
+        }
+        if cfg.id.as_deref().is_none_or(str::is_empty) {
+            cfg.id = Some(task_id.to_owned());
+        }
+        self.push_configs.set(task_id, cfg.clone()).await?;
+        Ok(cfg)
+    }
+
+    async fn snapshot(&self, run: &Run) -> Option<Task> {
+        run.state.lock().await.task.clone()
+    }
+
+    async fn require_task(&self, task_id: &str) -> Result<Task, A2aError> {
+        match self.tasks.get(task_id).await? {
+            Some((t, _)) => Ok(t),
+            None => Err(A2aError::task_not_found_id(task_id)),
+        }
+    }
+
+    fn require_push(&self) -> Result<(), A2aError> {
+        if self.push_sender.is_none() {
+            return Err(A2aError::push_notification_not_supported(
+                "this agent does not send push notifications",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Moves the current status message (if any) into the history, so that the
+/// history keeps the agent's questions in order before the next change.
+fn archive_status_message(task: &mut Task) {
+    if let Some(m) = task.status.message.take() {
+        let history = task.history.get_or_insert_with(Vec::new);
+        if !history.iter().any(|h| h.message_id == m.message_id) {
+            history.push(m);
+        }
+    }
+}
+
+/// Applies an artifact update: `append` extends the artifact with the same
+/// id, otherwise the artifact replaces the one with the same id or is added.
+fn fold_artifact(task: &mut Task, e: &a2a_types::TaskArtifactUpdateEvent) {
+    let artifacts = task.artifacts.get_or_insert_with(Vec::new);
+    let existing = artifacts
+        .iter_mut()
+        .find(|a| a.artifact_id == e.artifact.artifact_id);
+    match (existing, e.append.unwrap_or(false)) {
+        (Some(a), true) => {
+            a.parts.extend(e.artifact.parts.iter().cloned());
+            if e.artifact.name.is_some() {
+                a.name.clone_from(&e.artifact.name);
+            }
+            if e.artifact.description.is_some() {
+                a.description.clone_from(&e.artifact.description);
+            }
+            if let Some(m) = &e.artifact.metadata {
+                a.metadata
+                    .get_or_insert_with(Default::default)
+                    .extend(m.clone());
+            }
+        }
+        (Some(a), false) => *a = e.artifact.clone(),
+        (None, _) => artifacts.push(e.artifact.clone()),
+    }
+}
+
+fn failed_event(task: &Task, e: &A2aError) -> StreamResponse {
+    let mut msg = Message::agent_text(
+        crate::new_id(),
+        format!("The agent failed: {}", e.message()),
+    );
+    msg.task_id = Some(task.id.clone());
+    msg.context_id = Some(task.context_id.clone());
+    StreamResponse::StatusUpdate(TaskStatusUpdateEvent {
+        task_id: task.id.clone(),
+        context_id: task.context_id.clone(),
+        status: TaskStatus {
+            state: TaskState::Failed,
+            message: Some(msg),
+            timestamp: Some(crate::now_rfc3339()),
+        },
+        is_final: true,
+        metadata: None,
+    })
+}
+
+/// `text/*` matches `text/plain`; `*/*` matches anything.
+fn mime_matches(accepted: &str, offered: &str) -> bool {
+    let (a, o) = (accepted.trim(), offered.trim());
+    if a == "*/*" || o == "*/*" || a.eq_ignore_ascii_case(o) {
+        return true;
+    }
+    match (a.split_once('/'), o.split_once('/')) {
+        (Some((at, "*")), Some((ot, _))) | (Some((at, _)), Some((ot, "*"))) => {
+            at.eq_ignore_ascii_case(ot)
+        }
+        _ => false,
+    }
+}
+
+fn check_history_length(n: Option<i32>) -> Result<(), A2aError> {
+    match n {
+        Some(n) if n < 0 => Err(A2aError::invalid_params(format!(
+            "historyLength must not be negative, got {n}"
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// Events of one subscription: `initial` first (if any), then the live
+/// events until a final one, the subscriber's own execution ending (`exec`),
+/// or no execution being in flight. A lagging subscriber is resynchronised
+/// with a fresh snapshot.
+fn subscription(
+    engine: Arc<Engine>,
+    run: Arc<Run>,
+    mut rx: broadcast::Receiver<RunEvent>,
+    initial: Option<Task>,
+    exec: Option<u64>,
+) -> EventStream {
+    Box::pin(async_stream::stream! {
+        let _engine = engine;
+        if let Some(t) = initial {
+            yield Ok(StreamResponse::Task(t));
+        }
+        loop {
+            match rx.recv().await {
+                Ok(RunEvent::Event(ev)) => {
+                    let fin = ev.is_final();
+                    yield Ok(Arc::unwrap_or_clone(ev));
+                    if fin { break; }
+                }
+                Ok(RunEvent::Done { exec: done, error }) => {
+                    if Some(done) == exec {
+                        if let Some(e) = error { yield Err(e); }
+                        break;
+                    }
+                }
+                Ok(RunEvent::Idle) | Err(broadcast::error::RecvError::Closed) => break,
+                Err(broadcast::error::RecvError::Lagged(n)) => {
+                    tracing::debug!(task_id = %run.task_id, skipped = n, "subscriber lagged; resynchronising");
+                    let st = run.state.lock().await;
+                    rx = run.events.subscribe();
+                    let snapshot = st.task.clone();
+                    let idle = st.active == 0;
+                    drop(st);
+                    match snapshot {
+                        Some(t) => {
+                            let fin = t.status.state.is_final();
+                            yield Ok(StreamResponse::Task(t));
+                            if fin || idle { break; }
+                        }
+                        None if idle => break,
+                        None => {}
+                    }
+                }
+            }
+        }
+    })
+}
+
+#[async_trait]
+impl RequestHandler for DefaultRequestHandler {
+    fn agent_card(&self) -> Arc<AgentCard> {
+        Arc::clone(&self.engine.card)
+    }
+
+    async fn send_message(
+        &self,
+        ctx: &CallContext,
+        params: MessageSendParams,
+    ) -> Result<SendMessageResult, A2aError> {
+        let engine = &self.engine;
+        let blocking = params.blocking();
+        let history_length = params.history_length();
+        let (run, exec, mut rx, initial) = engine.begin(ctx, params).await?;
+        let finish = |mut t: Task| {
+            t.trim_history(history_length);
+            Ok(SendMessageResult::Task(t))
+        };
+        if !blocking && let Some(t) = initial {
+            return finish(t);
+        }
+        loop {
+            match rx.recv().await {
+                Ok(RunEvent::Event(ev)) if matches!(*ev, StreamResponse::Message(_)) => {
+                    if let StreamResponse::Message(m) = Arc::unwrap_or_clone(ev) {
+                        return Ok(SendMessageResult::Message(m));
+                    }
+                }
+                Ok(RunEvent::Event(ev)) => {
+                    if !blocking || ev.is_final() {
+                        break;
+                    }
+                }
+                Ok(RunEvent::Done { exec: done, error }) if done == exec => {
+                    if let Some(e) = error {
+                        return Err(e);
+                    }
+                    break;
+                }
+                Ok(RunEvent::Done { .. }) => {}
+                Ok(RunEvent::Idle) | Err(broadcast::error::RecvError::Closed) => break,
+                Err(broadcast::error::RecvError::Lagged(_)) => {
+                    let st = run.state.lock().await;
+                    if st
+                        .task
+                        .as_ref()
+                        .is_some_and(|t| !blocking || t.status.state.is_final())
+                    {
+                        break;
+                    }
+                    rx = run.events.subscribe();
+                }
+            }
+        }
+        match engine.snapshot(&run).await {
+            Some(t) => finish(t),
+            None => Err(invalid_agent(
+                "the agent finished without publishing a task or a message",
+            )),
+        }
+    }
+
+    async fn send_message_stream(
+        &self,
+        ctx: &CallContext,
+        params: MessageSendParams,
+    ) -> Result<EventStream, A2aError> {
+        if self.engine.card.capabilities.streaming == Some(false) {
+            return Err(A2aError::unsupported_operation(
+                "this agent does not support streaming",
+            ));
+        }
+        let (run, exec, rx, initial) = self.engine.begin(ctx, params).await?;
+        Ok(subscription(
+            Arc::clone(&self.engine),
+            run,
+            rx,
+            initial,
+            Some(exec),
+        ))
+    }
+
+    async fn get_task(
+        &self,
+        _ctx: &CallContext,
+        params: TaskQueryParams,
+    ) -> Result<Task, A2aError> {
+        check_history_length(params.history_length)?;
+        let mut task = self.engine.require_task(&params.id).await?;
+        task.trim_history(params.history_length);
+        Ok(task)
+    }
+
+    async fn cancel_task(&self, ctx: &CallContext, params: TaskIdParams) -> Result<Task, A2aError> {
+        let engine = &self.engine;
+        let (run, mut st) = engine.acquire(&params.id).await?;
+        let Some(task) = st.task.clone() else {
+            engine.release(&run, &mut st);
+            return Err(A2aError::task_not_found_id(&params.id));
+        };
+        if task.status.state.is_terminal() {
+            engine.release(&run, &mut st);
+            return Err(A2aError::task_not_cancelable(format!(
+                "task {} is already {} and cannot be canceled",
+                task.id, task.status.state
+            )));
+        }
+        run.cancel.cancel();
+        st.active += 1;
+        drop(st);
+        let exec = run.exec_id();
+        let rctx = RequestContext {
+            task_id: task.id.clone(),
+            context_id: task.context_id.clone(),
+            message: None,
+            task: Some(task.clone()),
+            configuration: None,
+            metadata: params.metadata,
+            call: ctx.clone(),
+            cancellation: run.cancel.clone(),
+        };
+        let sink = EventSink {
+            engine: Arc::clone(engine),
+            run: Arc::clone(&run),
+        };
+        let result = std::panic::AssertUnwindSafe(engine.executor.cancel(rctx, sink))
+            .catch_unwind()
+            .await
+            .unwrap_or_else(|_| Err(A2aError::internal("the agent panicked while canceling")));
+        let outcome = match result {
+            Ok(()) => {
+                let mut st = run.state.lock().await;
+                let current = st.task.clone().unwrap_or(task);
+                if current.status.state.is_terminal() {
+                    Ok(())
+                } else {
+                    let event = StreamResponse::StatusUpdate(TaskStatusUpdateEvent {
+                        task_id: current.id.clone(),
+                        context_id: current.context_id.clone(),
+                        status: TaskStatus {
+                            state: TaskState::Canceled,
+                            message: None,
+                            timestamp: Some(crate::now_rfc3339()),
+                        },
+                        is_final: true,
+                        metadata: None,
+                    });
+                    engine.apply(&run, &mut st, event).await
+                }
+            }
+            Err(e) => Err(e),
+        };
+        engine.finish_execution(&run, exec, Ok(())).await;
+        outcome?;
+        let task = engine.require_task(&params.id).await?;
+        if !task.status.state.is_terminal() {
+            return Err(A2aError::task_not_cancelable(format!(
+                "task {} could not be canceled",
+                task.id
+            )));
+        }
+        Ok(task)
+    }
+
+    async fn resubscribe_task(
+        &self,
+        _ctx: &CallContext,
+        params: TaskIdParams,
+    ) -> Result<EventStream, A2aError> {
+        let engine = &self.engine;
+        if engine.card.capabilities.streaming == Some(false) {
+            return Err(A2aError::unsupported_operation(
+                "this agent does not support streaming",
+            ));
+        }
+        let run = engine.runs.get(&params.id).map(|r| Arc::clone(r.value()));
+        if let Some(run) = run {
+            let st = run.state.lock().await;
+            if !st.retired
+                && let Some(task) = st.task.clone()
+            {
+                let rx = run.events.subscribe();
+                let idle = st.active == 0;
+                drop(st);
+                if !idle && !task.status.state.is_final() {
+                    return Ok(subscription(Arc::clone(engine), run, rx, Some(task), None));
+                }
+                return Ok(Box::pin(futures::stream::once(async move {
+                    Ok(StreamResponse::Task(task))
+                })));
+            }
+        }
+        let task = engine.require_task(&params.id).await?;
+        Ok(Box::pin(futures::stream::once(async move {
+            Ok(StreamResponse::Task(task))
+        })))
+    }
+
+    async fn set_push_config(
+        &self,
+        _ctx: &CallContext,
+        params: TaskPushNotificationConfig,
+    ) -> Result<TaskPushNotificationConfig, A2aError> {
+        self.engine.require_push()?;
+        self.engine.require_task(&params.task_id).await?;
+        let cfg = self
+            .engine
+            .store_push_config(&params.task_id, params.push_notification_config)
+            .await?;
+        Ok(TaskPushNotificationConfig {
+            task_id: params.task_id,
+            push_notification_config: cfg,
+        })
+    }
+
+    async fn get_push_config(
+        &self,
+        _ctx: &CallContext,
+        params: GetTaskPushNotificationConfigParams,
+    ) -> Result<TaskPushNotificationConfig, A2aError> {
+        self.engine.require_push()?;
+        self.engine.require_task(&params.id).await?;
+        let store = &self.engine.push_configs;
+        let found = match params
+            .push_notification_config_id
+            .as_deref()
+            .filter(|s| !s.is_empty())
+        {
+            Some(cid) => store.get(&params.id, cid).await?,
+            None => match store.get(&params.id, &params.id).await? {
+                Some(c) => Some(c),
+                None => store.list(&params.id).await?.into_iter().next(),
+            },
+        };
+        match found {
+            Some(cfg) => Ok(TaskPushNotificationConfig {
+                task_id: params.id,
+                push_notification_config: cfg,
+            }),
+            None => Err(A2aError::invalid_params(format!(
+                "push notification config {} not found for task {}",
+                params
+                    .push_notification_config_id
+                    .as_deref()
+                    .unwrap_or("(default)"),
+                params.id
+            ))),
+        }
+    }
+
+    async fn list_push_configs(
+        &self,
+        _ctx: &CallContext,
+        params: ListTaskPushNotificationConfigParams,
+    ) -> Result<Vec<TaskPushNotificationConfig>, A2aError> {
+        self.engine.require_push()?;
+        self.engine.require_task(&params.id).await?;
+        let configs = self.engine.push_configs.list(&params.id).await?;
+        Ok(configs
+            .into_iter()
+            .map(|c| TaskPushNotificationConfig {
+                task_id: params.id.clone(),
+                push_notification_config: c,
+            })
+            .collect())
+    }
+
+    async fn delete_push_config(
+        &self,
+        _ctx: &CallContext,
+        params: DeleteTaskPushNotificationConfigParams,
+    ) -> Result<(), A2aError> {
+        self.engine.require_push()?;
+        self.engine.require_task(&params.id).await?;
+        if self
+            .engine
+            .push_configs
+            .delete(&params.id, &params.push_notification_config_id)
+            .await?
+        {
+            Ok(())
+        } else {
+            Err(A2aError::invalid_params(format!(
+                "push notification config {} not found for task {}",
+                params.push_notification_config_id, params.id
+            )))
+        }
+    }
+
+    async fn get_extended_agent_card(&self, _ctx: &CallContext) -> Result<AgentCard, A2aError> {
+        self.engine.extended_card.clone().ok_or_else(|| {
+            A2aError::extended_card_not_configured("this agent has no authenticated extended card")
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mime_matching() {
+        assert!(mime_matches("text/plain", "text/plain"));
+        assert!(mime_matches("text/*", "text/plain"));
+        assert!(mime_matches("*/*", "image/png"));
+        assert!(!mime_matches("image/png", "text/plain"));
+    }
+}

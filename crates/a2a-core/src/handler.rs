@@ -1,0 +1,143 @@
+//! [`RequestHandler`]: one method per protocol operation, the interface every
+//! transport adapter calls.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use a2a_types::{
+    A2aError, AgentCard, DeleteTaskPushNotificationConfigParams,
+    GetTaskPushNotificationConfigParams, ListTaskPushNotificationConfigParams, MessageSendParams,
+    SendMessageResult, StreamResponse, Task, TaskIdParams, TaskPushNotificationConfig,
+    TaskQueryParams,
+};
+use async_trait::async_trait;
+use futures::stream::BoxStream;
+
+/// A stream of protocol events: the answer of `message/stream` and
+/// `tasks/resubscribe`. It starts with the `Task` (or the single `Message`)
+/// and ends after a terminal or interrupted state.
+pub type EventStream = BoxStream<'static, Result<StreamResponse, A2aError>>;
+
+/// Transport-neutral facts about one call, filled in by the adapter.
+#[derive(Debug, Clone, Default)]
+pub struct CallContext {
+    /// Extension URIs the client asked for (`X-A2A-Extensions` header or
+    /// `x-a2a-extensions` gRPC metadata).
+    pub requested_extensions: Vec<String>,
+    /// The authenticated principal, when an authentication layer set one.
+    pub user: Option<String>,
+    /// Request headers (HTTP) or metadata (gRPC), names in lower case.
+    pub headers: HashMap<String, String>,
+}
+
+impl CallContext {
+    /// Parses a comma-separated `X-A2A-Extensions` value into the context.
+    pub fn add_requested_extensions(&mut self, header_value: &str) {
+        for uri in header_value
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+        {
+            if !self.requested_extensions.iter().any(|e| e == uri) {
+                self.requested_extensions.push(uri.to_owned());
+            }
+        }
+    }
+}
+
+/// The A2A operations, transport-neutral. Every adapter decodes its wire
+/// format, calls one of these methods and encodes the result; errors are
+/// [`A2aError`] values that each transport maps with its own table.
+///
+/// [`DefaultRequestHandler`](crate::DefaultRequestHandler) implements it on
+/// top of an [`AgentExecutor`](crate::AgentExecutor); cross-cutting behaviour
+/// (auth, tracing, limits) can wrap any implementation once for all
+/// transports.
+#[async_trait]
+pub trait RequestHandler: Send + Sync + 'static {
+    /// The public agent card, served at `/.well-known/agent-card.json`.
+    fn agent_card(&self) -> Arc<AgentCard>;
+
+    /// Sends a message and returns the task (or the agent's direct message).
+    ///
+    /// JSON-RPC `message/send` · gRPC `SendMessage` · REST `POST /v1/message:send`.
+    async fn send_message(
+        &self,
+        ctx: &CallContext,
+        params: MessageSendParams,
+    ) -> Result<SendMessageResult, A2aError>;
+
+    /// Sends a message and streams the task's events.
+    ///
+    /// JSON-RPC `message/stream` · gRPC `SendStreamingMessage` · REST `POST /v1/message:stream`.
+    async fn send_message_stream(
+        &self,
+        ctx: &CallContext,
+        params: MessageSendParams,
+    ) -> Result<EventStream, A2aError>;
+
+    /// Returns a task, its history trimmed to `historyLength`.
+    ///
+    /// JSON-RPC `tasks/get` · gRPC `GetTask` · REST `GET /v1/tasks/{id}`.
+    async fn get_task(&self, ctx: &CallContext, params: TaskQueryParams) -> Result<Task, A2aError>;
+
+    /// Cancels a task and returns it in its new state.
+    ///
+    /// JSON-RPC `tasks/cancel` · gRPC `CancelTask` · REST `POST /v1/tasks/{id}:cancel`.
+    async fn cancel_task(&self, ctx: &CallContext, params: TaskIdParams) -> Result<Task, A2aError>;
+
+    /// Streams a task's current snapshot, then its live events.
+    ///
+    /// JSON-RPC `tasks/resubscribe` · gRPC `TaskSubscription` · REST `GET|POST /v1/tasks/{id}:subscribe`.
+    async fn resubscribe_task(
+        &self,
+        ctx: &CallContext,
+        params: TaskIdParams,
+    ) -> Result<EventStream, A2aError>;
+
+    /// Stores a push-notification config for a task (the server assigns an
+    /// id when none is given).
+    ///
+    /// JSON-RPC `tasks/pushNotificationConfig/set` · gRPC `CreateTaskPushNotificationConfig` ·
+    /// REST `POST /v1/tasks/{id}/pushNotificationConfigs`.
+    async fn set_push_config(
+        &self,
+        ctx: &CallContext,
+        params: TaskPushNotificationConfig,
+    ) -> Result<TaskPushNotificationConfig, A2aError>;
+
+    /// Returns one push-notification config of a task.
+    ///
+    /// JSON-RPC `tasks/pushNotificationConfig/get` · gRPC `GetTaskPushNotificationConfig` ·
+    /// REST `GET /v1/tasks/{id}/pushNotificationConfigs/{configId}`.
+    async fn get_push_config(
+        &self,
+        ctx: &CallContext,
+        params: GetTaskPushNotificationConfigParams,
+    ) -> Result<TaskPushNotificationConfig, A2aError>;
+
+    /// Lists the push-notification configs of a task.
+    ///
+    /// JSON-RPC `tasks/pushNotificationConfig/list` · gRPC `ListTaskPushNotificationConfig` ·
+    /// REST `GET /v1/tasks/{id}/pushNotificationConfigs`.
+    async fn list_push_configs(
+        &self,
+        ctx: &CallContext,
+        params: ListTaskPushNotificationConfigParams,
+    ) -> Result<Vec<TaskPushNotificationConfig>, A2aError>;
+
+    /// Deletes one push-notification config of a task.
+    ///
+    /// JSON-RPC `tasks/pushNotificationConfig/delete` · gRPC `DeleteTaskPushNotificationConfig` ·
+    /// REST `DELETE /v1/tasks/{id}/pushNotificationConfigs/{configId}`.
+    async fn delete_push_config(
+        &self,
+        ctx: &CallContext,
+        params: DeleteTaskPushNotificationConfigParams,
+    ) -> Result<(), A2aError>;
+
+    /// Returns the authenticated extended agent card.
+    ///
+    /// JSON-RPC `agent/getAuthenticatedExtendedCard` · gRPC `GetAgentCard` · REST `GET /v1/card`.
+    async fn get_extended_agent_card(&self, ctx: &CallContext) -> Result<AgentCard, A2aError>;
+}
