@@ -2,9 +2,10 @@
 //! `RequestHandler`, one implementation per wire binding.
 
 use a2a_types::{
-    A2aError, AgentCard, DeleteTaskPushNotificationConfigParams, GetTaskPushNotificationConfigParams,
-    ListTaskPushNotificationConfigParams, MessageSendParams, SendMessageResult, StreamResponse, Task, TaskIdParams,
-    TaskPushNotificationConfig, TaskQueryParams,
+    A2aError, AgentCard, DeleteTaskPushNotificationConfigParams,
+    GetTaskPushNotificationConfigParams, ListTaskPushNotificationConfigParams, MessageSendParams,
+    SendMessageResult, StreamResponse, Task, TaskIdParams, TaskPushNotificationConfig,
+    TaskQueryParams,
 };
 use async_trait::async_trait;
 use futures::stream::BoxStream;
@@ -57,10 +58,16 @@ pub trait Transport: Send + Sync + 'static {
     fn name(&self) -> &'static str;
 
     /// JSON-RPC `message/send` · gRPC `SendMessage` · REST `POST /v1/message:send`.
-    async fn send_message(&self, params: MessageSendParams) -> Result<SendMessageResult, ClientError>;
+    async fn send_message(
+        &self,
+        params: MessageSendParams,
+    ) -> Result<SendMessageResult, ClientError>;
 
     /// JSON-RPC `message/stream` · gRPC `SendStreamingMessage` · REST `POST /v1/message:stream`.
-    async fn send_message_stream(&self, params: MessageSendParams) -> Result<EventStream, ClientError>;
+    async fn send_message_stream(
+        &self,
+        params: MessageSendParams,
+    ) -> Result<EventStream, ClientError>;
 
     /// JSON-RPC `tasks/get` · gRPC `GetTask` · REST `GET /v1/tasks/{id}`.
     async fn get_task(&self, params: TaskQueryParams) -> Result<Task, ClientError>;
@@ -73,7 +80,10 @@ pub trait Transport: Send + Sync + 'static {
 
     /// JSON-RPC `tasks/pushNotificationConfig/set` · gRPC `CreateTaskPushNotificationConfig` ·
     /// REST `POST /v1/tasks/{id}/pushNotificationConfigs`.
-    async fn set_push_config(&self, params: TaskPushNotificationConfig) -> Result<TaskPushNotificationConfig, ClientError>;
+    async fn set_push_config(
+        &self,
+        params: TaskPushNotificationConfig,
+    ) -> Result<TaskPushNotificationConfig, ClientError>;
 
     /// JSON-RPC `tasks/pushNotificationConfig/get` · gRPC `GetTaskPushNotificationConfig` ·
     /// REST `GET /v1/tasks/{id}/pushNotificationConfigs/{configId}`.
@@ -91,7 +101,10 @@ pub trait Transport: Send + Sync + 'static {
 
     /// JSON-RPC `tasks/pushNotificationConfig/delete` · gRPC `DeleteTaskPushNotificationConfig` ·
     /// REST `DELETE /v1/tasks/{id}/pushNotificationConfigs/{configId}`.
-    async fn delete_push_config(&self, params: DeleteTaskPushNotificationConfigParams) -> Result<(), ClientError>;
+    async fn delete_push_config(
+        &self,
+        params: DeleteTaskPushNotificationConfigParams,
+    ) -> Result<(), ClientError>;
 
     /// JSON-RPC `agent/getAuthenticatedExtendedCard` · gRPC `GetAgentCard` · REST `GET /v1/card`.
     async fn get_extended_agent_card(&self) -> Result<AgentCard, ClientError>;

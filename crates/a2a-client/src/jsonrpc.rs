@@ -1,0 +1,474 @@
+//! The JSON-RPC 2.0 transport: one `POST` per call to the agent's URL,
+//! Server-Sent Events for `message/stream` and `tasks/resubscribe`, and
+//! [`fetch_agent_card`] for discovery.
+//!
+//! ```no_run
+//! use a2a_client::Transport;
+//! use a2a_client::jsonrpc::{JsonRpcTransport, fetch_agent_card};
+//! use a2a_types::{Message, MessageSendParams};
+//!
+//! # async fn run() -> Result<(), a2a_client::ClientError> {
+//! let card = fetch_agent_card("http://127.0.0.1:8080").await?;
+//! let agent = JsonRpcTransport::new(card.url);
+//! let reply = agent.send_message(MessageSendParams::new(Message::user_text("m-1", "hi"))).await?;
+//! # let _ = reply; Ok(()) }
+//! ```
+//!
+//! Errors: a JSON-RPC error object becomes [`ClientError::A2a`] with
+//! [`A2aError::from_code`]; a failure to connect or a connection lost (and
+//! HTTP 502/503/504 from a gateway) is [`ClientError::Unreachable`]; any other
+//! answer that is not a JSON-RPC response (wrong status with a non-JSON-RPC
+//! body, malformed JSON, a result of the wrong shape) is
+//! [`ClientError::InvalidResponse`].
+//!
+//! Streams: the SSE parser tolerates `\r\n` line ends, comments (keep-alive
+//! pings) and multi-line `data:`. The streaming calls wait for the first
+//! event: an error sent as the first event (for example `TaskNotFoundError`
+//! on resubscribe) is returned by the call itself, not inside the stream. A
+//! later error event is the stream's last item. A server that answers a
+//! streaming call with plain `application/json` (an error, or one result) is
+//! understood too.
+
+use std::sync::atomic::{AtomicI64, Ordering};
+
+use a2a_types::jsonrpc::{
+    JsonRpcRequest, METHOD_GET_EXTENDED_CARD, METHOD_MESSAGE_SEND, METHOD_MESSAGE_STREAM,
+    METHOD_PUSH_CONFIG_DELETE, METHOD_PUSH_CONFIG_GET, METHOD_PUSH_CONFIG_LIST,
+    METHOD_PUSH_CONFIG_SET, METHOD_TASKS_CANCEL, METHOD_TASKS_GET, METHOD_TASKS_RESUBSCRIBE,
+    Version,
+};
+use a2a_types::{
+    A2aError, AgentCard, DeleteTaskPushNotificationConfigParams,
+    GetTaskPushNotificationConfigParams, ListTaskPushNotificationConfigParams, MessageSendParams,
+    SendMessageResult, StreamResponse, Task, TaskIdParams, TaskPushNotificationConfig,
+    TaskQueryParams,
+};
+use async_trait::async_trait;
+use eventsource_stream::{EventStreamError, Eventsource};
+use futures::StreamExt;
+use http::header::{ACCEPT, CONTENT_TYPE};
+use http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
+use serde::de::{DeserializeOwned, IgnoredAny};
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::value::RawValue;
+
+use crate::{ClientError, EventStream, Transport};
+
+/// The path of the agent card (A2A v0.3.0), relative to the agent's base URL.
+pub const AGENT_CARD_PATH: &str = "/.well-known/agent-card.json";
+/// The legacy path of the agent card (A2A ≤ 0.2), tried second.
+pub const LEGACY_AGENT_CARD_PATH: &str = "/.well-known/agent.json";
+
+const APPLICATION_JSON: &str = "application/json";
+const TEXT_EVENT_STREAM: &str = "text/event-stream";
+
+/// The JSON-RPC 2.0 client transport (`"JSONRPC"` in agent cards).
+///
+/// Cheap to share behind an `Arc`; request ids are integers counting up from
+/// 1 per transport.
+#[derive(Debug)]
+pub struct JsonRpcTransport {
+    url: String,
+    client: reqwest::Client,
+    headers: HeaderMap,
+    next_id: AtomicI64,
+}
+
+impl JsonRpcTransport {
+    /// A transport posting to `url` (the card's `url`, or the `url` of its
+    /// `JSONRPC` interface), with a default `reqwest::Client`.
+    pub fn new(url: impl Into<String>) -> Self {
+        Self {
+            url: url.into(),
+            client: reqwest::Client::new(),
+            headers: HeaderMap::new(),
+            next_id: AtomicI64::new(1),
+        }
+    }
+
+    /// Uses `client` (timeouts, TLS, proxies, connection pool) for every
+    /// request.
+    #[must_use]
+    pub fn with_client(mut self, client: reqwest::Client) -> Self {
+        self.client = client;
+        self
+    }
+
+    /// Adds a header to every request, e.g. `Authorization` or
+    /// `X-A2A-Extensions`. Repeating a name adds another value.
+    #[must_use]
+    pub fn with_header(mut self, name: HeaderName, value: HeaderValue) -> Self {
+        self.headers.append(name, value);
+        self
+    }
+
+    /// The URL requests are posted to.
+    #[must_use]
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    fn request_body<P: Serialize>(
+        &self,
+        method: &str,
+        params: Option<&P>,
+    ) -> Result<Vec<u8>, ClientError> {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let request = JsonRpcRequest {
+            jsonrpc: Version,
+            id: Some(id.into()),
+            method: method.to_owned(),
+            params,
+        };
+        serde_json::to_vec(&request).map_err(|e| {
+            ClientError::InvalidResponse(format!("could not encode the {method} request: {e}"))
+        })
+    }
+
+    async fn post(
+        &self,
+        body: Vec<u8>,
+        accept: &'static str,
+    ) -> Result<reqwest::Response, ClientError> {
+        self.client
+            .post(&self.url)
+            .headers(self.headers.clone())
+            .header(CONTENT_TYPE, APPLICATION_JSON)
+            .header(ACCEPT, accept)
+            .body(body)
+            .send()
+            .await
+            .map_err(|e| unreachable(&e))
+    }
+
+    /// One unary call.
+    async fn call<P: Serialize, R: DeserializeOwned>(
+        &self,
+        method: &str,
+        params: Option<&P>,
+    ) -> Result<R, ClientError> {
+        let body = self.request_body(method, params)?;
+        let response = self.post(body, APPLICATION_JSON).await?;
+        let status = response.status();
+        let bytes = response.bytes().await.map_err(|e| unreachable(&e))?;
+        decode_unary(method, status, &bytes)
+    }
+
+    /// One streaming call; waits for the first event (see the module docs).
+    async fn stream<P: Serialize>(
+        &self,
+        method: &str,
+        params: &P,
+    ) -> Result<EventStream, ClientError> {
+        let body = self.request_body(method, Some(params))?;
+        let response = self.post(body, TEXT_EVENT_STREAM).await?;
+        let status = response.status();
+        let is_sse = response
+            .headers()
+            .get(CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|ct| {
+                ct.trim_start()
+                    .get(..TEXT_EVENT_STREAM.len())
+                    .is_some_and(|p| p.eq_ignore_ascii_case(TEXT_EVENT_STREAM))
+            });
+        if !is_sse {
+            let bytes = response.bytes().await.map_err(|e| unreachable(&e))?;
+            let event: StreamResponse = decode_unary(method, status, &bytes)?;
+            return Ok(Box::pin(futures::stream::once(async move { Ok(event) })));
+        }
+        if !status.is_success() {
+            return Err(status_error(status, b""));
+        }
+        let mut events = sse_events(response);
+        match events.next().await {
+            None => Ok(Box::pin(futures::stream::empty())),
+            Some(Err(e)) => Err(e),
+            Some(Ok(first)) => Ok(Box::pin(
+                futures::stream::once(async move { Ok(first) }).chain(events),
+            )),
+        }
+    }
+}
+
+#[async_trait]
+impl Transport for JsonRpcTransport {
+    fn name(&self) -> &'static str {
+        a2a_types::TRANSPORT_JSONRPC
+    }
+
+    async fn send_message(
+        &self,
+        params: MessageSendParams,
+    ) -> Result<SendMessageResult, ClientError> {
+        self.call(METHOD_MESSAGE_SEND, Some(&params)).await
+    }
+
+    async fn send_message_stream(
+        &self,
+        params: MessageSendParams,
+    ) -> Result<EventStream, ClientError> {
+        self.stream(METHOD_MESSAGE_STREAM, &params).await
+    }
+
+    async fn get_task(&self, params: TaskQueryParams) -> Result<Task, ClientError> {
+        self.call(METHOD_TASKS_GET, Some(&params)).await
+    }
+
+    async fn cancel_task(&self, params: TaskIdParams) -> Result<Task, ClientError> {
+        self.call(METHOD_TASKS_CANCEL, Some(&params)).await
+    }
+
+    async fn resubscribe_task(&self, params: TaskIdParams) -> Result<EventStream, ClientError> {
+        self.stream(METHOD_TASKS_RESUBSCRIBE, &params).await
+    }
+
+    async fn set_push_config(
+        &self,
+        params: TaskPushNotificationConfig,
+    ) -> Result<TaskPushNotificationConfig, ClientError> {
+        self.call(METHOD_PUSH_CONFIG_SET, Some(&params)).await
+    }
+
+    async fn get_push_config(
+        &self,
+        params: GetTaskPushNotificationConfigParams,
+    ) -> Result<TaskPushNotificationConfig, ClientError> {
+        self.call(METHOD_PUSH_CONFIG_GET, Some(&params)).await
+    }
+
+    async fn list_push_configs(
+        &self,
+        params: ListTaskPushNotificationConfigParams,
+    ) -> Result<Vec<TaskPushNotificationConfig>, ClientError> {
+        self.call(METHOD_PUSH_CONFIG_LIST, Some(&params)).await
+    }
+
+    async fn delete_push_config(
+        &self,
+        params: DeleteTaskPushNotificationConfigParams,
+    ) -> Result<(), ClientError> {
+        // The result is `null`; any result is accepted.
+        let IgnoredAny = self.call(METHOD_PUSH_CONFIG_DELETE, Some(&params)).await?;
+        Ok(())
+    }
+
+    async fn get_extended_agent_card(&self) -> Result<AgentCard, ClientError> {
+        self.call(METHOD_GET_EXTENDED_CARD, None::<&()>).await
+    }
+}
+
+/// Fetches the agent card from `base_url`: `{base_url}/.well-known/agent-card.json`,
+/// then the legacy `{base_url}/.well-known/agent.json` when the first is
+/// missing. A `base_url` ending in `.json` is fetched as is.
+pub async fn fetch_agent_card(base_url: &str) -> Result<AgentCard, ClientError> {
+    fetch_agent_card_with(&reqwest::Client::new(), base_url).await
+}
+
+/// [`fetch_agent_card`] with a given `reqwest::Client`.
+pub async fn fetch_agent_card_with(
+    client: &reqwest::Client,
+    base_url: &str,
+) -> Result<AgentCard, ClientError> {
+    let base = base_url.trim_end_matches('/');
+    if base.ends_with(".json") {
+        return match get_card(client, base).await? {
+            CardFetch::Found(card) => Ok(*card),
+            CardFetch::Missing(status) => Err(ClientError::InvalidResponse(format!(
+                "no agent card at {base} (HTTP {status})"
+            ))),
+        };
+    }
+    let current = format!("{base}{AGENT_CARD_PATH}");
+    let first = match get_card(client, &current).await? {
+        CardFetch::Found(card) => return Ok(*card),
+        CardFetch::Missing(status) => status,
+    };
+    let legacy = format!("{base}{LEGACY_AGENT_CARD_PATH}");
+    match get_card(client, &legacy).await? {
+        CardFetch::Found(card) => Ok(*card),
+        CardFetch::Missing(second) => Err(ClientError::InvalidResponse(format!(
+            "no agent card at {current} (HTTP {first}) nor at {legacy} (HTTP {second})"
+        ))),
+    }
+}
+
+enum CardFetch {
+    Found(Box<AgentCard>),
+    Missing(StatusCode),
+}
+
+async fn get_card(client: &reqwest::Client, url: &str) -> Result<CardFetch, ClientError> {
+    let response = client
+        .get(url)
+        .header(ACCEPT, APPLICATION_JSON)
+        .send()
+        .await
+        .map_err(|e| unreachable(&e))?;
+    let status = response.status();
+    if is_gateway_error(status) {
+        return Err(status_error(status, b""));
+    }
+    if !status.is_success() {
+        return Ok(CardFetch::Missing(status));
+    }
+    let bytes = response.bytes().await.map_err(|e| unreachable(&e))?;
+    serde_json::from_slice(&bytes)
+        .map(|card| CardFetch::Found(Box::new(card)))
+        .map_err(|e| ClientError::InvalidResponse(format!("malformed agent card at {url}: {e}")))
+}
+
+/// A connection-level failure, with the causes (reqwest's own message
+/// rarely says why).
+fn unreachable(e: &reqwest::Error) -> ClientError {
+    let mut msg = e.to_string();
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        msg.push_str(": ");
+        msg.push_str(&s.to_string());
+        source = s.source();
+    }
+    ClientError::Unreachable(msg)
+}
+
+fn is_gateway_error(status: StatusCode) -> bool {
+    matches!(
+        status,
+        StatusCode::BAD_GATEWAY | StatusCode::SERVICE_UNAVAILABLE | StatusCode::GATEWAY_TIMEOUT
+    )
+}
+
+/// A non-2xx answer that carries no JSON-RPC error.
+fn status_error(status: StatusCode, body: &[u8]) -> ClientError {
+    if is_gateway_error(status) {
+        return ClientError::Unreachable(format!("HTTP {status}"));
+    }
+    let text = String::from_utf8_lossy(body);
+    let snippet: String = text.chars().take(200).collect();
+    ClientError::InvalidResponse(format!("HTTP {status}: {snippet}"))
+}
+
+/// A JSON-RPC response, borrowed from the body: `result` is kept raw so that
+/// it is decoded once, into its final type.
+#[derive(Deserialize)]
+struct RawReply<'a> {
+    #[serde(default, borrow, deserialize_with = "present")]
+    result: Option<&'a RawValue>,
+    #[serde(default)]
+    error: Option<RawError>,
+}
+
+#[derive(Deserialize)]
+struct RawError {
+    code: i64,
+    #[serde(default)]
+    message: String,
+    #[serde(default)]
+    data: Option<serde_json::Value>,
+}
+
+/// `Some` for a present member, `null` included (the delete result).
+fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<&'de RawValue>, D::Error> {
+    <&RawValue>::deserialize(d).map(Some)
+}
+
+enum Reply<'a> {
+    Result(&'a RawValue),
+    Error(A2aError),
+}
+
+fn parse_reply(body: &[u8]) -> Result<Reply<'_>, String> {
+    let reply: RawReply<'_> =
+        serde_json::from_slice(body).map_err(|e| format!("not a JSON-RPC response: {e}"))?;
+    match (reply.error, reply.result) {
+        (Some(e), _) => {
+            let code =
+                i32::try_from(e.code).map_err(|_| format!("error code {} out of range", e.code))?;
+            Ok(Reply::Error(A2aError::from_code(code, e.message, e.data)))
+        }
+        (None, Some(result)) => Ok(Reply::Result(result)),
+        (None, None) => Err("a JSON-RPC response with neither `result` nor `error`".to_owned()),
+    }
+}
+
+fn decode_unary<R: DeserializeOwned>(
+    method: &str,
+    status: StatusCode,
+    body: &[u8],
+) -> Result<R, ClientError> {
+    match parse_reply(body) {
+        Ok(Reply::Error(e)) => Err(ClientError::A2a(e)),
+        Ok(Reply::Result(_)) | Err(_) if !status.is_success() => Err(status_error(status, body)),
+        Ok(Reply::Result(raw)) => serde_json::from_str(raw.get())
+            .map_err(|e| ClientError::InvalidResponse(format!("malformed {method} result: {e}"))),
+        Err(msg) => Err(ClientError::InvalidResponse(msg)),
+    }
+}
+
+fn decode_event(data: &str) -> Result<StreamResponse, ClientError> {
+    match parse_reply(data.as_bytes()) {
+        Ok(Reply::Error(e)) => Err(ClientError::A2a(e)),
+        Ok(Reply::Result(raw)) => serde_json::from_str(raw.get())
+            .map_err(|e| ClientError::InvalidResponse(format!("malformed stream event: {e}"))),
+        Err(msg) => Err(ClientError::InvalidResponse(msg)),
+    }
+}
+
+/// The events of an SSE body; the stream ends after its first error.
+fn sse_events(response: reqwest::Response) -> EventStream {
+    let sse = Box::pin(response.bytes_stream().eventsource());
+    Box::pin(futures::stream::unfold(Some(sse), |state| async move {
+        let mut sse = state?;
+        loop {
+            return match sse.next().await? {
+                // Events without data are not JSON-RPC responses; skip them.
+                Ok(event) if event.data.trim().is_empty() => continue,
+                Ok(event) => match decode_event(&event.data) {
+                    Ok(r) => Some((Ok(r), Some(sse))),
+                    Err(e) => Some((Err(e), None)),
+                },
+                Err(EventStreamError::Transport(e)) => Some((Err(unreachable(&e)), None)),
+                Err(e) => Some((
+                    Err(ClientError::InvalidResponse(format!(
+                        "malformed event stream: {e}"
+                    ))),
+                    None,
+                )),
+            };
+        }
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replies() {
+        let ok = br#"{"jsonrpc":"2.0","id":1,"result":null}"#;
+        assert!(matches!(parse_reply(ok), Ok(Reply::Result(r)) if r.get() == "null"));
+        let err = br#"{"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"gone"}}"#;
+        let Ok(Reply::Error(e)) = parse_reply(err) else {
+            panic!("expected an error")
+        };
+        assert_eq!(e, A2aError::task_not_found("gone"));
+        assert!(parse_reply(br#"{"jsonrpc":"2.0","id":1}"#).is_err());
+        assert!(parse_reply(b"[]").is_err());
+        assert!(parse_reply(br#"{"error":{"code":99999999999,"message":"x"}}"#).is_err());
+
+        let e =
+            decode_unary::<Task>("tasks/get", StatusCode::NOT_FOUND, b"<html>").expect_err("404");
+        assert!(matches!(e, ClientError::InvalidResponse(m) if m.contains("404")));
+        let e = decode_unary::<Task>("tasks/get", StatusCode::BAD_GATEWAY, b"").expect_err("502");
+        assert!(matches!(e, ClientError::Unreachable(_)));
+        let e = decode_unary::<Task>("tasks/get", StatusCode::UNAUTHORIZED, err).expect_err("401");
+        assert_eq!(e.code(), Some(-32001));
+        let e = decode_unary::<Task>(
+            "tasks/get",
+            StatusCode::OK,
+            br#"{"result":{"kind":"message"}}"#,
+        )
+        .expect_err("shape");
+        assert!(matches!(e, ClientError::InvalidResponse(_)));
+    }
+}

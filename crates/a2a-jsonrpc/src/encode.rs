@@ -1,0 +1,140 @@
+//! Encoding answers: the one error table, JSON-RPC response bodies, SSE
+//! events. Everything is serialized straight into the output buffer; the
+//! request id is copied as the raw JSON text the client sent.
+
+use a2a_types::A2aError;
+use a2a_types::jsonrpc::JsonRpcError;
+use axum::response::sse::Event;
+use serde::Serialize;
+use serde_json::value::RawValue;
+
+/// The mapping of an [`A2aError`] to a JSON-RPC error object — the only one
+/// this crate uses (see the crate docs for the table).
+///
+/// It is the identity on codes: `code` is [`A2aError::code`] (the spec codes
+/// -32700…-32603 and -32001…-32007, or a peer's own code for
+/// [`A2aError::Other`]), `message` is the error's message (the schema's
+/// default message when it is empty) and `data` is the error's `data`,
+/// omitted when absent.
+#[must_use]
+pub fn error_object(err: &A2aError) -> JsonRpcError {
+    let message = match err.message() {
+        "" => A2aError::default_message(err.code()).unwrap_or("Error"),
+        m => m,
+    };
+    JsonRpcError {
+        code: err.code(),
+        message: message.to_owned(),
+        data: err.data().cloned(),
+    }
+}
+
+const VERSION: &str = "2.0";
+
+#[derive(Serialize)]
+struct Success<'a, R> {
+    jsonrpc: &'static str,
+    id: &'a RawValue,
+    result: &'a R,
+}
+
+#[derive(Serialize)]
+struct Failure<'a> {
+    jsonrpc: &'static str,
+    id: &'a RawValue,
+    error: JsonRpcError,
+}
+
+/// The last resort when even an error cannot be encoded (it cannot happen
+/// with `serde_json::Value` data, but no input may panic the server).
+const INTERNAL_FALLBACK: &str =
+    r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"Internal error"}}"#;
+
+/// `{"jsonrpc":"2.0","id":…,"result":…}` as bytes.
+pub(crate) fn success_body<R: Serialize>(id: &RawValue, result: &R) -> Vec<u8> {
+    let mut buf = Vec::with_capacity(512);
+    let out = Success {
+        jsonrpc: VERSION,
+        id,
+        result,
+    };
+    match serde_json::to_writer(&mut buf, &out) {
+        Ok(()) => buf,
+        Err(e) => error_body(
+            id,
+            &A2aError::internal(format!("could not encode the result: {e}")),
+        ),
+    }
+}
+
+/// `{"jsonrpc":"2.0","id":…,"error":{…}}` as bytes.
+pub(crate) fn error_body(id: &RawValue, err: &A2aError) -> Vec<u8> {
+    let out = Failure {
+        jsonrpc: VERSION,
+        id,
+        error: error_object(err),
+    };
+    serde_json::to_vec(&out).unwrap_or_else(|_| INTERNAL_FALLBACK.as_bytes().to_vec())
+}
+
+/// One SSE event whose `data:` line is a success response.
+pub(crate) fn success_event<R: Serialize>(id: &RawValue, result: &R) -> Event {
+    let out = Success {
+        jsonrpc: VERSION,
+        id,
+        result,
+    };
+    Event::default().json_data(&out).unwrap_or_else(|e| {
+        error_event(
+            id,
+            &A2aError::internal(format!("could not encode the event: {e}")),
+        )
+    })
+}
+
+/// One SSE event whose `data:` line is an error response.
+pub(crate) fn error_event(id: &RawValue, err: &A2aError) -> Event {
+    let out = Failure {
+        jsonrpc: VERSION,
+        id,
+        error: error_object(err),
+    };
+    Event::default()
+        .json_data(&out)
+        .unwrap_or_else(|_| Event::default().data(INTERNAL_FALLBACK))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bodies() {
+        let id = serde_json::from_str::<&RawValue>(r#""x""#).expect("raw");
+        assert_eq!(
+            success_body(id, &serde_json::json!({"a": 1})),
+            br#"{"jsonrpc":"2.0","id":"x","result":{"a":1}}"#
+        );
+        assert_eq!(
+            success_body(RawValue::NULL, &()),
+            br#"{"jsonrpc":"2.0","id":null,"result":null}"#
+        );
+        let err = A2aError::task_not_found("gone").with_data(serde_json::json!({"id": "t"}));
+        assert_eq!(
+            error_body(id, &err),
+            br#"{"jsonrpc":"2.0","id":"x","error":{"code":-32001,"message":"gone","data":{"id":"t"}}}"#
+        );
+        assert_eq!(
+            error_object(&A2aError::internal("")).message,
+            "Internal error"
+        );
+        for &code in a2a_types::SPEC_ERROR_CODES {
+            let e = A2aError::from_code(code, "m", None);
+            assert_eq!(error_object(&e).code, code);
+        }
+        assert_eq!(
+            error_object(&A2aError::from_code(-32050, "x", None)).code,
+            -32050
+        );
+    }
+}
