@@ -738,6 +738,16 @@ impl Engine {
                 task.history
                     .get_or_insert_with(Vec::new)
                     .push(message.clone());
+                // The answer ends the interruption: until the agent says more,
+                // the task is `submitted` (received, not yet worked on), so no
+                // reader mistakes the old `input-required` for the new outcome.
+                if task.status.state.is_interrupted() {
+                    task.status = TaskStatus {
+                        state: TaskState::Submitted,
+                        message: None,
+                        timestamp: Some(crate::now_rfc3339()),
+                    };
+                }
                 if let Err(e) = self.persist(&mut st, task.clone()).await {
                     self.release(&run, &mut st);
                     return Err(e);

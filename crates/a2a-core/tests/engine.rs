@@ -257,6 +257,30 @@ async fn multi_turn_input_required_then_completed_keeps_history_in_order() {
 }
 
 #[tokio::test]
+async fn a_follow_up_stream_starts_with_the_task_no_longer_interrupted() {
+    let h = handler(interview());
+    let t = task(h.send_message(&cx(), send("a")).await.unwrap());
+    assert_eq!(t.status.state, TaskState::InputRequired);
+    let events: Vec<StreamResponse> = h
+        .send_message_stream(&cx(), follow_up(&t, "Ada"))
+        .await
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+        .await;
+    let StreamResponse::Task(first) = &events[0] else {
+        panic!("task first")
+    };
+    assert_eq!(first.status.state, TaskState::Submitted);
+    assert!(!events[0].is_final());
+    assert_eq!(
+        first.history.as_ref().unwrap().last().unwrap().text(),
+        "Ada"
+    );
+    assert_eq!(state(events.last().unwrap()), Some(TaskState::Completed));
+}
+
+#[tokio::test]
 async fn send_history_length_trims_the_returned_task() {
     let h = handler(interview());
     let t = task(h.send_message(&cx(), send("a")).await.unwrap());
