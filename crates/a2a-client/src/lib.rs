@@ -8,10 +8,16 @@
 //! | feature | what | default |
 //! |---|---|---|
 //! | `jsonrpc` | [`jsonrpc::JsonRpcTransport`]: JSON-RPC 2.0 over HTTP, SSE streams | yes |
+//! | `rest` | `rest::RestTransport`: HTTP+JSON (REST), protobuf JSON over HTTP, SSE streams | no |
+//! | `grpc` | `grpc::GrpcTransport`: gRPC (tonic), server-streaming calls for streams | no |
 
 mod transport;
 
+#[cfg(feature = "grpc")]
+pub mod grpc;
 #[cfg(feature = "jsonrpc")]
 pub mod jsonrpc;
+#[cfg(feature = "rest")]
+pub mod rest;
 
 pub use transport::{ClientError, EventStream, Transport};

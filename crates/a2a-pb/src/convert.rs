@@ -1033,9 +1033,14 @@ impl TryFrom<v1::CreateTaskPushNotificationConfigRequest> for t::TaskPushNotific
         let config = r
             .config
             .ok_or_else(|| missing("CreateTaskPushNotificationConfigRequest.config"))?;
+        // The Python SDK's clients write `str(None)` into the name when the
+        // config has no id (`tasks/{t}/pushNotificationConfigs/None`): that
+        // means "no id", so the server assigns one.
         let name_config_id = parse_push_config_name(&config.name)
             .ok()
-            .map(|(_, config_id)| config_id.to_owned());
+            .map(|(_, config_id)| config_id)
+            .filter(|id| *id != "None")
+            .map(str::to_owned);
         let mut push_notification_config: t::PushNotificationConfig = config
             .push_notification_config
             .ok_or_else(|| {
@@ -1539,6 +1544,30 @@ mod tests {
 
     fn code(e: &A2aError) -> i32 {
         e.code()
+    }
+
+    #[test]
+    fn python_none_config_id_in_the_name_means_no_id() {
+        let request = |name: &str| v1::CreateTaskPushNotificationConfigRequest {
+            parent: "tasks/t1".into(),
+            config_id: String::new(),
+            config: Some(v1::TaskPushNotificationConfig {
+                name: name.into(),
+                push_notification_config: Some(v1::PushNotificationConfig {
+                    url: "http://127.0.0.1:9/hook".into(),
+                    ..Default::default()
+                }),
+            }),
+        };
+        let none = t::TaskPushNotificationConfig::try_from(request(
+            "tasks/t1/pushNotificationConfigs/None",
+        ))
+        .unwrap();
+        assert_eq!(none.push_notification_config.id, None);
+        let named =
+            t::TaskPushNotificationConfig::try_from(request("tasks/t1/pushNotificationConfigs/c7"))
+                .unwrap();
+        assert_eq!(named.push_notification_config.id.as_deref(), Some("c7"));
     }
 
     #[test]
