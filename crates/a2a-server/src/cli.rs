@@ -1,0 +1,247 @@
+//! The `a2a` command line: `a2a serve` and the JSON-RPC client commands.
+//!
+//! ```text
+//! a2a serve [--agent demo|conformance] [--jsonrpc-addr HOST:PORT] [--public-url-host HOST] [--store memory]
+//! a2a card URL
+//! a2a send URL TEXT [--task-id ID] [--context-id ID] [--stream] [--no-blocking] [--history-length N]
+//! a2a get URL TASK_ID [--history-length N]
+//! a2a cancel URL TASK_ID
+//! a2a resubscribe URL TASK_ID
+//! ```
+//!
+//! Client commands print the result as pretty JSON, or a stream as one
+//! compact JSON event per line. On an A2A error they print
+//! `error <code> <name>: <message>` on stderr and exit with status 1; when
+//! the agent cannot be reached or answers nonsense, `error: …` and status 3.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use a2a_client::ClientError;
+use a2a_client::Transport;
+use a2a_client::jsonrpc::{JsonRpcTransport, fetch_agent_card};
+use a2a_types::{
+    Message, MessageSendConfiguration, MessageSendParams, TaskIdParams, TaskQueryParams,
+};
+use clap::{Args, Parser, Subcommand};
+use futures::StreamExt;
+
+use crate::agents::AgentKind;
+use crate::config::{DEFAULT_JSONRPC_ADDR, ServeConfig, StoreSpec};
+
+/// Exit status of a client command that got an A2A error.
+pub const EXIT_A2A_ERROR: u8 = 1;
+/// Exit status when the server could not start (bad flags, bind failure).
+pub const EXIT_SERVE_ERROR: u8 = 2;
+/// Exit status when the agent could not be reached or answered nonsense.
+pub const EXIT_TRANSPORT_ERROR: u8 = 3;
+
+/// The `a2a` command.
+#[derive(Debug, Parser)]
+#[command(
+    name = "a2a",
+    version,
+    about = "A2A v0.3.0 agent server and JSON-RPC client"
+)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Serve an agent. Prints `listening <protocol> <url>` per listener on stdout.
+    Serve(ServeArgs),
+    /// Fetch and print an agent's card.
+    Card {
+        /// The agent's base URL (e.g. http://127.0.0.1:8080/).
+        url: String,
+    },
+    /// Send a text message (message/send, or message/stream with --stream).
+    Send(SendArgs),
+    /// Get a task (tasks/get).
+    Get {
+        /// The agent's JSON-RPC URL.
+        url: String,
+        /// The task id.
+        task_id: String,
+        /// Return at most this many recent history messages.
+        #[arg(long)]
+        history_length: Option<i32>,
+    },
+    /// Cancel a task (tasks/cancel).
+    Cancel {
+        /// The agent's JSON-RPC URL.
+        url: String,
+        /// The task id.
+        task_id: String,
+    },
+    /// Stream a task's snapshot and live events (tasks/resubscribe).
+    Resubscribe {
+        /// The agent's JSON-RPC URL.
+        url: String,
+        /// The task id.
+        task_id: String,
+    },
+}
+
+/// `a2a serve` flags. These names are a contract scripts rely on.
+#[derive(Debug, Clone, Args)]
+pub struct ServeArgs {
+    /// The agent to serve.
+    #[arg(long, value_enum, default_value_t = AgentKind::Demo)]
+    pub agent: AgentKind,
+    /// Where the JSON-RPC listener binds (port 0: a free port).
+    #[arg(long, value_name = "HOST:PORT", default_value = DEFAULT_JSONRPC_ADDR)]
+    pub jsonrpc_addr: String,
+    /// The host written into the card's URLs [default: the bound address].
+    #[arg(long, value_name = "HOST")]
+    pub public_url_host: Option<String>,
+    /// Where tasks live: `memory` (`sqlite:PATH` and `postgres://…` are not available yet).
+    #[arg(long, value_name = "STORE", default_value = "memory")]
+    pub store: StoreSpec,
+}
+
+impl ServeArgs {
+    /// The server configuration these flags describe.
+    #[must_use]
+    pub fn config(&self) -> ServeConfig {
+        let mut config = ServeConfig::new(self.agent.agent());
+        config.jsonrpc_addr.clone_from(&self.jsonrpc_addr);
+        config.public_url_host.clone_from(&self.public_url_host);
+        config.store = self.store.clone();
+        config
+    }
+}
+
+/// `a2a send` arguments.
+#[derive(Debug, Clone, Args)]
+pub struct SendArgs {
+    /// The agent's JSON-RPC URL.
+    pub url: String,
+    /// The message text.
+    pub text: String,
+    /// Continue this task.
+    #[arg(long)]
+    pub task_id: Option<String>,
+    /// Send in this context.
+    #[arg(long)]
+    pub context_id: Option<String>,
+    /// Stream the events (message/stream) instead of waiting for the result.
+    #[arg(long)]
+    pub stream: bool,
+    /// Return as soon as the task exists (`configuration.blocking: false`).
+    #[arg(long)]
+    pub no_blocking: bool,
+    /// Return at most this many recent history messages.
+    #[arg(long)]
+    pub history_length: Option<i32>,
+}
+
+impl SendArgs {
+    /// The `message/send` parameters.
+    #[must_use]
+    pub fn params(&self) -> MessageSendParams {
+        let mut message = Message::user_text(a2a_core::new_id(), self.text.clone());
+        message.task_id.clone_from(&self.task_id);
+        message.context_id.clone_from(&self.context_id);
+        let mut params = MessageSendParams::new(message);
+        if self.no_blocking || self.history_length.is_some() {
+            params.configuration = Some(MessageSendConfiguration {
+                blocking: self.no_blocking.then_some(false),
+                history_length: self.history_length,
+                ..MessageSendConfiguration::default()
+            });
+        }
+        params
+    }
+}
+
+/// Runs a client command (anything but `serve`) and returns the exit status.
+pub async fn run_client(command: Command) -> ExitCode {
+    match client(command).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(ClientError::A2a(e)) => {
+            eprintln!("error {} {}: {}", e.code(), e.name(), e.message());
+            ExitCode::from(EXIT_A2A_ERROR)
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(EXIT_TRANSPORT_ERROR)
+        }
+    }
+}
+
+async fn client(command: Command) -> Result<(), ClientError> {
+    match command {
+        Command::Serve(_) => Err(ClientError::InvalidResponse(
+            "`serve` is not a client command".to_owned(),
+        )),
+        Command::Card { url } => print_pretty(&fetch_agent_card(&url).await?),
+        Command::Send(args) => {
+            let transport = JsonRpcTransport::new(&args.url);
+            let params = args.params();
+            if args.stream {
+                print_stream(transport.send_message_stream(params).await?).await
+            } else {
+                print_pretty(&transport.send_message(params).await?)
+            }
+        }
+        Command::Get {
+            url,
+            task_id,
+            history_length,
+        } => {
+            let transport = JsonRpcTransport::new(&url);
+            let task = transport
+                .get_task(TaskQueryParams {
+                    id: task_id,
+                    history_length,
+                    metadata: None,
+                })
+                .await?;
+            print_pretty(&task)
+        }
+        Command::Cancel { url, task_id } => {
+            let transport = JsonRpcTransport::new(&url);
+            print_pretty(&transport.cancel_task(TaskIdParams::new(task_id)).await?)
+        }
+        Command::Resubscribe { url, task_id } => {
+            let transport = JsonRpcTransport::new(&url);
+            print_stream(
+                transport
+                    .resubscribe_task(TaskIdParams::new(task_id))
+                    .await?,
+            )
+            .await
+        }
+    }
+}
+
+fn stdout_error(e: &std::io::Error) -> ClientError {
+    ClientError::InvalidResponse(format!("cannot write to stdout: {e}"))
+}
+
+fn print_pretty<T: serde::Serialize>(value: &T) -> Result<(), ClientError> {
+    let json = serde_json::to_string_pretty(value)
+        .map_err(|e| ClientError::InvalidResponse(e.to_string()))?;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{json}")
+        .and_then(|()| out.flush())
+        .map_err(|e| stdout_error(&e))
+}
+
+async fn print_stream(mut events: a2a_client::EventStream) -> Result<(), ClientError> {
+    while let Some(event) = events.next().await {
+        let event = event?;
+        let json = serde_json::to_string(&event)
+            .map_err(|e| ClientError::InvalidResponse(e.to_string()))?;
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "{json}")
+            .and_then(|()| out.flush())
+            .map_err(|e| stdout_error(&e))?;
+    }
+    Ok(())
+}

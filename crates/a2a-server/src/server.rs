@@ -1,0 +1,292 @@
+//! The server loop: [`Listeners`], [`Server`], [`run`].
+
+use std::future::Future;
+use std::io::Write;
+use std::sync::Arc;
+use std::time::Duration;
+
+use a2a_core::{DefaultRequestHandler, RequestHandler};
+use a2a_types::AgentCard;
+use axum::serve::ListenerExt;
+use tokio::net::TcpListener;
+use tokio::task::JoinSet;
+use tokio_util::sync::CancellationToken;
+
+use crate::card::{Endpoint, Protocol, build_card};
+use crate::config::{ServeConfig, ServeError};
+use crate::push::HttpPushSender;
+
+/// The bound listeners, one per served binding. Bind them first (port 0 in
+/// tests), then hand them to [`run`] or [`Server::new`]: the ports are known
+/// before anything is served, so the card can name them.
+///
+/// Today there is the JSON-RPC listener; the gRPC and REST listeners will be
+/// further optional slots, set with their own methods.
+#[derive(Debug)]
+pub struct Listeners {
+    jsonrpc: TcpListener,
+}
+
+impl Listeners {
+    /// Listeners made of an already bound JSON-RPC listener.
+    #[must_use]
+    pub fn new(jsonrpc: TcpListener) -> Self {
+        Self { jsonrpc }
+    }
+
+    /// Binds every listener the config asks for.
+    ///
+    /// # Errors
+    ///
+    /// [`ServeError::Bind`] naming the listener and address.
+    pub async fn bind(config: &ServeConfig) -> Result<Self, ServeError> {
+        let jsonrpc = bind("jsonrpc", &config.jsonrpc_addr).await?;
+        Ok(Self { jsonrpc })
+    }
+
+    /// The bound JSON-RPC listener.
+    #[must_use]
+    pub fn jsonrpc(&self) -> &TcpListener {
+        &self.jsonrpc
+    }
+
+    /// The endpoints, preferred (JSON-RPC) first, with URLs whose host is
+    /// `public_host` or the bound IP.
+    ///
+    /// # Errors
+    ///
+    /// When a listener's local address cannot be read.
+    pub fn endpoints(&self, public_host: Option<&str>) -> std::io::Result<Vec<Endpoint>> {
+        Ok(vec![Endpoint::new(
+            Protocol::JsonRpc,
+            self.jsonrpc.local_addr()?,
+            public_host,
+        )])
+    }
+}
+
+/// Binds `addr`, naming `what` in the error.
+async fn bind(what: &'static str, addr: &str) -> Result<TcpListener, ServeError> {
+    TcpListener::bind(addr)
+        .await
+        .map_err(|source| ServeError::Bind {
+            what,
+            addr: addr.to_owned(),
+            source,
+        })
+}
+
+/// A server ready to run: stores opened, card built from the bound
+/// listeners, handler wired with the [`HttpPushSender`].
+///
+/// [`run`] is `Server::new(config, listeners).await?.run(shutdown)`; the
+/// binary uses the two steps to print the `listening` lines in between.
+pub struct Server {
+    handler: Arc<DefaultRequestHandler>,
+    listeners: Listeners,
+    endpoints: Vec<Endpoint>,
+    shutdown_timeout: Duration,
+}
+
+impl std::fmt::Debug for Server {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Server")
+            .field("endpoints", &self.endpoints)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Server {
+    /// Opens the stores and builds the card and the handler.
+    ///
+    /// # Errors
+    ///
+    /// [`ServeError::UnsupportedStore`], or an I/O error reading a listener's
+    /// address.
+    pub async fn new(config: ServeConfig, listeners: Listeners) -> Result<Self, ServeError> {
+        let stores = config.store.open().await?;
+        let endpoints = listeners.endpoints(config.public_url_host.as_deref())?;
+        for e in &endpoints {
+            if e.local_addr.ip().is_unspecified() && config.public_url_host.is_none() {
+                tracing::warn!(url = %e.url, "bound to an unspecified address; the card names it literally, set --public-url-host");
+            }
+        }
+        let interfaces: Vec<_> = endpoints.iter().map(Endpoint::interface).collect();
+        let card = build_card(&config.agent.description, &interfaces);
+        let handler = DefaultRequestHandler::builder_shared(card, config.agent.executor)
+            .task_store(stores.tasks)
+            .push_config_store(stores.push_configs)
+            .push_sender(Arc::new(HttpPushSender::new()))
+            .build();
+        Ok(Self {
+            handler: Arc::new(handler),
+            listeners,
+            endpoints,
+            shutdown_timeout: config.shutdown_timeout,
+        })
+    }
+
+    /// The served endpoints, preferred first.
+    #[must_use]
+    pub fn endpoints(&self) -> &[Endpoint] {
+        &self.endpoints
+    }
+
+    /// The public agent card.
+    #[must_use]
+    pub fn card(&self) -> Arc<AgentCard> {
+        self.handler.agent_card()
+    }
+
+    /// The engine every listener serves.
+    #[must_use]
+    pub fn handler(&self) -> &Arc<DefaultRequestHandler> {
+        &self.handler
+    }
+
+    /// Writes one `listening <name> <url>` line per endpoint and flushes.
+    ///
+    /// # Errors
+    ///
+    /// When writing fails.
+    pub fn announce(&self, out: &mut impl Write) -> std::io::Result<()> {
+        for e in &self.endpoints {
+            writeln!(out, "{}", e.listening_line())?;
+        }
+        out.flush()
+    }
+
+    /// Serves every listener until `shutdown` completes (or one of them
+    /// fails), then stops accepting, lets open requests finish for up to the
+    /// configured shutdown timeout, and drops what is left.
+    ///
+    /// # Errors
+    ///
+    /// [`ServeError::Serve`] when a listener fails.
+    pub async fn run(
+        self,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> Result<(), ServeError> {
+        let stop = CancellationToken::new();
+        let handler: Arc<dyn RequestHandler> = self.handler;
+        let mut servers: JoinSet<Result<(), ServeError>> = JoinSet::new();
+
+        let jsonrpc = jsonrpc_router(Arc::clone(&handler));
+        let token = stop.clone();
+        servers.spawn(async move {
+            // Small SSE frames must not wait for delayed ACKs (Nagle).
+            let listener = self.listeners.jsonrpc.tap_io(|tcp| {
+                if let Err(e) = tcp.set_nodelay(true) {
+                    tracing::debug!(error = %e, "cannot set TCP_NODELAY");
+                }
+            });
+            axum::serve(listener, jsonrpc)
+                .with_graceful_shutdown(token.cancelled_owned())
+                .await
+                .map_err(|source| ServeError::Serve {
+                    what: "jsonrpc",
+                    source,
+                })
+        });
+        for e in &self.endpoints {
+            tracing::info!(protocol = e.protocol.line_name(), url = %e.url, "listening");
+        }
+
+        let mut result = Ok(());
+        tokio::select! {
+            () = shutdown => tracing::info!("shutdown signal received; stopping"),
+            Some(done) = servers.join_next() => {
+                result = flatten(done);
+                tracing::error!("a listener stopped unexpectedly; stopping the others");
+            }
+        }
+        stop.cancel();
+        let drain = async {
+            while let Some(done) = servers.join_next().await {
+                if let Err(e) = flatten(done) {
+                    tracing::error!(error = %e, "listener failed while stopping");
+                    if result.is_ok() {
+                        result = Err(e);
+                    }
+                }
+            }
+        };
+        if tokio::time::timeout(self.shutdown_timeout, drain)
+            .await
+            .is_err()
+        {
+            tracing::warn!(
+                timeout = ?self.shutdown_timeout,
+                "open connections did not finish in time; dropping them"
+            );
+            servers.shutdown().await;
+        }
+        tracing::info!("stopped");
+        result
+    }
+}
+
+fn flatten(done: Result<Result<(), ServeError>, tokio::task::JoinError>) -> Result<(), ServeError> {
+    match done {
+        Ok(r) => r,
+        Err(e) => Err(ServeError::Io(std::io::Error::other(e))),
+    }
+}
+
+/// The JSON-RPC binding's router.
+fn jsonrpc_router(handler: Arc<dyn RequestHandler>) -> axum::Router {
+    a2a_jsonrpc::router(handler)
+}
+
+/// Builds the server for `config` on the bound `listeners` and serves until
+/// `shutdown` completes; see [`Server::run`].
+///
+/// # Errors
+///
+/// See [`Server::new`] and [`Server::run`].
+pub async fn run(
+    config: ServeConfig,
+    listeners: Listeners,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), ServeError> {
+    Server::new(config, listeners).await?.run(shutdown).await
+}
+
+/// A future that completes on SIGINT (Ctrl-C) or, on Unix, SIGTERM.
+///
+/// The handlers are installed when this function is called (it must be
+/// called inside a Tokio runtime), so call it before announcing the
+/// listeners: a signal sent right after the `listening` lines is never lost.
+pub fn shutdown_signal() -> impl Future<Output = ()> + Send + 'static {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let interrupt = signal(SignalKind::interrupt());
+        let terminate = signal(SignalKind::terminate());
+        async move {
+            let wait = |s: std::io::Result<tokio::signal::unix::Signal>, name: &'static str| async move {
+                match s {
+                    Ok(mut s) => {
+                        s.recv().await;
+                        tracing::info!(signal = name, "signal received");
+                    }
+                    Err(e) => {
+                        tracing::error!(signal = name, error = %e, "cannot listen for the signal");
+                        std::future::pending::<()>().await;
+                    }
+                }
+            };
+            tokio::select! {
+                () = wait(interrupt, "SIGINT") => {},
+                () = wait(terminate, "SIGTERM") => {},
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    async {
+        if let Err(e) = tokio::signal::ctrl_c().await {
+            tracing::error!(error = %e, "cannot listen for Ctrl-C");
+            std::future::pending::<()>().await;
+        }
+    }
+}
