@@ -28,8 +28,8 @@
 //!                                 └─▶ broadcast ──▶ streams, blocking waiters, resubscribers
 //! ```
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use a2a_types::{
     A2aError, AgentCard, DeleteTaskPushNotificationConfigParams,
@@ -41,7 +41,7 @@ use a2a_types::{
 use async_trait::async_trait;
 use dashmap::DashMap;
 use futures::FutureExt;
-use tokio::sync::{Mutex, OwnedMutexGuard, broadcast};
+use tokio::sync::{Mutex, OwnedMutexGuard, broadcast, watch};
 use tokio_util::sync::CancellationToken;
 
 use crate::executor::{AgentExecutor, RequestContext};
@@ -235,6 +235,8 @@ struct Run {
     events: broadcast::Sender<RunEvent>,
     cancel: CancellationToken,
     next_exec: AtomicU64,
+    /// Pokes the push worker with the latest stored version (see `notify`).
+    push: OnceLock<watch::Sender<Version>>,
 }
 
 struct RunState {
@@ -275,6 +277,7 @@ impl Run {
             events,
             cancel: CancellationToken::new(),
             next_exec: AtomicU64::new(1),
+            push: OnceLock::new(),
         })
     }
 
@@ -388,7 +391,7 @@ impl Engine {
                 let _ = run
                     .events
                     .send(RunEvent::Event(Arc::new(StreamResponse::Task(t))));
-                self.notify(st).await;
+                self.notify(run, st);
                 Ok(())
             }
             StreamResponse::StatusUpdate(mut e) => {
@@ -402,7 +405,7 @@ impl Engine {
                 let _ = run
                     .events
                     .send(RunEvent::Event(Arc::new(StreamResponse::StatusUpdate(e))));
-                self.notify(st).await;
+                self.notify(run, st);
                 Ok(())
             }
             StreamResponse::ArtifactUpdate(e) => {
@@ -413,7 +416,7 @@ impl Engine {
                 let _ = run
                     .events
                     .send(RunEvent::Event(Arc::new(StreamResponse::ArtifactUpdate(e))));
-                self.notify(st).await;
+                self.notify(run, st);
                 Ok(())
             }
         }
@@ -458,29 +461,28 @@ impl Engine {
     }
 
     /// Hands the task to the push sender for each of its configs.
-    async fn notify(&self, st: &RunState) {
-        let (Some(sender), Some(task)) = (&self.push_sender, &st.task) else {
+    /// Tells the task's push worker that the task changed (no copy, no I/O
+    /// here). The worker, started on the first change, delivers the latest
+    /// stored snapshot to every config of the task, one delivery at a time:
+    /// a webhook sees the task's states in order, never an older snapshot
+    /// after a newer one, and a burst of changes during a slow delivery is
+    /// coalesced into one (latest-wins), so memory stays bounded.
+    fn notify(&self, run: &Run, st: &RunState) {
+        let (Some(sender), Some(version)) = (&self.push_sender, st.version) else {
             return;
         };
-        let configs = match self.push_configs.list(&task.id).await {
-            Ok(c) => c,
-            Err(e) => {
-                tracing::warn!(task_id = %task.id, error = %e, "could not read push configs");
-                return;
-            }
-        };
-        if configs.is_empty() {
-            return;
-        }
-        let task = Arc::new(task.clone());
-        for config in configs {
-            let (sender, task) = (Arc::clone(sender), Arc::clone(&task));
-            tokio::spawn(async move {
-                if let Err(e) = sender.send(&config, &task).await {
-                    tracing::warn!(task_id = %task.id, url = %config.url, error = %e, "push notification failed");
-                }
-            });
-        }
+        let tx = run.push.get_or_init(|| {
+            let (tx, rx) = watch::channel(0);
+            tokio::spawn(push_worker(
+                rx,
+                run.task_id.clone(),
+                Arc::clone(sender),
+                Arc::clone(&self.tasks),
+                Arc::clone(&self.push_configs),
+            ));
+            tx
+        });
+        tx.send_replace(version);
     }
 
     /// The run of an existing task, locked, with its snapshot loaded; creates
@@ -813,6 +815,46 @@ impl Engine {
             ));
         }
         Ok(())
+    }
+}
+
+/// Delivers a task's changes to its push configs, in order, until the task's
+/// run is retired (its sender dropped) and the last change is delivered.
+async fn push_worker(
+    mut changes: watch::Receiver<Version>,
+    task_id: String,
+    sender: Arc<dyn PushSender>,
+    tasks: Arc<dyn TaskStore>,
+    push_configs: Arc<dyn PushConfigStore>,
+) {
+    let mut delivered: Version = 0;
+    while changes.changed().await.is_ok() {
+        let version = *changes.borrow_and_update();
+        if version <= delivered {
+            continue;
+        }
+        let configs = match push_configs.list(&task_id).await {
+            Ok(c) if c.is_empty() => continue,
+            Ok(c) => c,
+            Err(e) => {
+                tracing::warn!(%task_id, error = %e, "could not read push configs");
+                continue;
+            }
+        };
+        let (task, version) = match tasks.get(&task_id).await {
+            Ok(Some(found)) => found,
+            Ok(None) => return,
+            Err(e) => {
+                tracing::warn!(%task_id, error = %e, "could not read the task for push");
+                continue;
+            }
+        };
+        for config in &configs {
+            if let Err(e) = sender.send(config, &task).await {
+                tracing::warn!(%task_id, url = %config.url, error = %e, "push notification failed");
+            }
+        }
+        delivered = version;
     }
 }
 

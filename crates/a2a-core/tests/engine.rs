@@ -845,6 +845,71 @@ async fn push_configs_crud_and_errors() {
     assert!(sender.0.load(Ordering::SeqCst) > before);
 }
 
+/// Records every delivered snapshot, slowly, like a real webhook.
+#[derive(Default)]
+struct SlowRecorder(std::sync::Mutex<Vec<(TaskState, usize)>>);
+
+#[async_trait::async_trait]
+impl PushSender for SlowRecorder {
+    async fn send(&self, _config: &PushNotificationConfig, task: &Task) -> Result<(), A2aError> {
+        tokio::time::sleep(Duration::from_millis(2)).await;
+        let parts = task.artifacts.as_ref().map_or(0, |a| a[0].parts.len());
+        self.0.lock().unwrap().push((task.status.state, parts));
+        Ok(())
+    }
+}
+
+#[tokio::test]
+async fn push_deliveries_arrive_in_order_and_end_with_the_final_state() {
+    let recorder = Arc::new(SlowRecorder::default());
+    let h = DefaultRequestHandler::builder(
+        card(),
+        ScriptedExecutor::new(|ctx: RequestContext, events: EventSink| async move {
+            let t = ctx.updater(events);
+            // Let the test register a config before the burst.
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            for i in 0..50 {
+                t.add_artifact(vec![Part::text(i.to_string())], "n", None, i > 0, i == 49)
+                    .await?;
+            }
+            t.complete(None).await
+        }),
+    )
+    .push_sender(Arc::clone(&recorder) as _)
+    .build();
+    let mut p = non_blocking(send("go"));
+    p.configuration.as_mut().unwrap().push_notification_config = Some(PushNotificationConfig {
+        id: None,
+        url: "http://127.0.0.1:9/hook".into(),
+        token: None,
+        authentication: None,
+    });
+    let t = task(h.send_message(&cx(), p).await.unwrap());
+    let mut events = h
+        .resubscribe_task(&cx(), TaskIdParams::new(&t.id))
+        .await
+        .unwrap();
+    while events.next().await.is_some() {}
+    let mut seen = Vec::new();
+    for _ in 0..200 {
+        seen = recorder.0.lock().unwrap().clone();
+        if seen.last().is_some_and(|(s, _)| *s == TaskState::Completed) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(seen.last(), Some(&(TaskState::Completed, 50)), "{seen:?}");
+    // Never an older snapshot after a newer one; bursts are coalesced.
+    assert!(seen.windows(2).all(|w| w[0].1 <= w[1].1), "{seen:?}");
+    assert_eq!(
+        seen.iter()
+            .filter(|(s, _)| *s == TaskState::Completed)
+            .count(),
+        1
+    );
+    assert!(seen.len() < 52, "coalesced: {} deliveries", seen.len());
+}
+
 #[tokio::test]
 async fn extended_card_is_served_only_when_configured() {
     let h = handler(echo());
