@@ -47,6 +47,7 @@ use tokio_util::sync::CancellationToken;
 use crate::executor::{AgentExecutor, RequestContext};
 use crate::handler::{CallContext, EventStream, RequestHandler};
 use crate::push::PushSender;
+use crate::retention::{Retention, Sweeper};
 use crate::store::{
     InMemoryPushConfigStore, InMemoryTaskStore, PushConfigStore, StoreError, TaskStore, Version,
 };
@@ -96,6 +97,7 @@ pub struct DefaultRequestHandlerBuilder {
     push_configs: Option<Arc<dyn PushConfigStore>>,
     push_sender: Option<Arc<dyn PushSender>>,
     event_capacity: usize,
+    retention: Retention,
 }
 
 impl std::fmt::Debug for DefaultRequestHandlerBuilder {
@@ -146,6 +148,14 @@ impl DefaultRequestHandlerBuilder {
         self
     }
 
+    /// How long finished tasks are kept (default: all of them); see
+    /// [`Retention`].
+    #[must_use]
+    pub fn retention(mut self, retention: Retention) -> Self {
+        self.retention = retention;
+        self
+    }
+
     /// Builds the handler. The card's `capabilities.pushNotifications` is set
     /// from whether a push sender was configured, `streaming` defaults to
     /// true, and `supportsAuthenticatedExtendedCard` follows the extended card.
@@ -177,6 +187,7 @@ impl DefaultRequestHandlerBuilder {
                 push_sender: self.push_sender,
                 runs: DashMap::new(),
                 event_capacity: self.event_capacity,
+                retention: Sweeper::new(self.retention),
             }),
         }
     }
@@ -201,6 +212,7 @@ impl DefaultRequestHandler {
             push_configs: None,
             push_sender: None,
             event_capacity: DEFAULT_EVENT_CAPACITY,
+            retention: Retention::default(),
         }
     }
 
@@ -226,6 +238,7 @@ struct Engine {
     push_sender: Option<Arc<dyn PushSender>>,
     runs: DashMap<String, Arc<Run>>,
     event_capacity: usize,
+    retention: Option<Sweeper>,
 }
 
 /// The live state of a task with executions in flight.
@@ -445,6 +458,11 @@ impl Engine {
     }
 
     async fn persist(&self, st: &mut RunState, task: Task) -> Result<(), A2aError> {
+        let finishing = task.status.state.is_terminal()
+            && !st
+                .task
+                .as_ref()
+                .is_some_and(|t| t.status.state.is_terminal());
         let version = match self.tasks.save(&task, st.version).await {
             Ok(v) => v,
             Err(StoreError::Conflict) => {
@@ -455,6 +473,11 @@ impl Engine {
             }
             Err(StoreError::Failed(e)) => return Err(e),
         };
+        if finishing && let Some(sweeper) = &self.retention {
+            sweeper
+                .finished(&task.id, &self.tasks, &self.push_configs)
+                .await;
+        }
         st.version = Some(version);
         st.task = Some(task);
         Ok(())

@@ -47,6 +47,7 @@ mod engine;
 mod executor;
 mod handler;
 mod push;
+mod retention;
 mod store;
 #[cfg(feature = "test-util")]
 pub mod test_util;
@@ -57,6 +58,7 @@ pub use engine::{
 pub use executor::{AgentExecutor, RequestContext, TaskUpdater};
 pub use handler::{CallContext, EventStream, RequestHandler};
 pub use push::PushSender;
+pub use retention::Retention;
 pub use store::{
     InMemoryPushConfigStore, InMemoryTaskStore, PushConfigStore, StoreError, TaskStore, Version,
 };

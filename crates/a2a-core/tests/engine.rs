@@ -910,6 +910,81 @@ async fn push_deliveries_arrive_in_order_and_end_with_the_final_state() {
     assert!(seen.len() < 52, "coalesced: {} deliveries", seen.len());
 }
 
+async fn wait_for(mut f: impl FnMut() -> bool) -> bool {
+    for _ in 0..200 {
+        if f() {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    false
+}
+
+#[tokio::test]
+async fn retention_by_count_evicts_the_oldest_terminal_tasks_only() {
+    let store = Arc::new(a2a_core::InMemoryTaskStore::new());
+    let h = DefaultRequestHandler::builder(card(), interview())
+        .task_store(Arc::clone(&store) as _)
+        .retention(a2a_core::Retention::default().max_terminal_tasks(3))
+        .build();
+    // An interrupted task is never evicted.
+    let waiting = task(h.send_message(&cx(), send("a")).await.unwrap());
+    let mut finished = Vec::new();
+    for i in 0..10 {
+        let t = task(h.send_message(&cx(), send("a")).await.unwrap());
+        let done = task(
+            h.send_message(&cx(), follow_up(&t, &i.to_string()))
+                .await
+                .unwrap(),
+        );
+        assert_eq!(done.status.state, TaskState::Completed);
+        finished.push(done.id);
+    }
+    assert!(wait_for(|| store.len() == 4).await, "left {}", store.len());
+    let get = |id: &str| TaskQueryParams {
+        id: id.into(),
+        history_length: None,
+        metadata: None,
+    };
+    assert!(h.get_task(&cx(), get(&waiting.id)).await.is_ok());
+    for old in &finished[..7] {
+        assert_eq!(
+            h.get_task(&cx(), get(old)).await.unwrap_err().code(),
+            -32001
+        );
+    }
+    for recent in &finished[7..] {
+        assert!(h.get_task(&cx(), get(recent)).await.is_ok());
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn retention_by_age_evicts_tasks_after_they_finish() {
+    let store = Arc::new(a2a_core::InMemoryTaskStore::new());
+    let h = DefaultRequestHandler::builder(card(), echo())
+        .task_store(Arc::clone(&store) as _)
+        .retention(a2a_core::Retention::default().max_age(Duration::from_secs(60)))
+        .build();
+    let t = task(h.send_message(&cx(), send("x")).await.unwrap());
+    tokio::time::sleep(Duration::from_secs(30)).await;
+    let u = task(h.send_message(&cx(), send("y")).await.unwrap());
+    assert_eq!(store.len(), 2);
+    tokio::time::sleep(Duration::from_secs(31)).await;
+    assert!(wait_for(|| store.len() == 1).await);
+    let get = |id: &str| TaskQueryParams {
+        id: id.into(),
+        history_length: None,
+        metadata: None,
+    };
+    assert_eq!(
+        h.get_task(&cx(), get(&t.id)).await.unwrap_err().code(),
+        -32001
+    );
+    assert!(h.get_task(&cx(), get(&u.id)).await.is_ok());
+    tokio::time::sleep(Duration::from_secs(31)).await;
+    assert!(wait_for(|| store.is_empty()).await);
+}
+
 #[tokio::test]
 async fn extended_card_is_served_only_when_configured() {
     let h = handler(echo());
