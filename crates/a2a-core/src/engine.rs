@@ -389,9 +389,7 @@ impl Engine {
                 }
                 m.context_id.get_or_insert_with(|| st.context_id.clone());
                 st.replied_with_message = true;
-                let _ = run
-                    .events
-                    .send(RunEvent::Event(Arc::new(StreamResponse::Message(m))));
+                self.broadcast(run, StreamResponse::Message(m));
                 Ok(())
             }
             StreamResponse::Task(mut t) => {
@@ -400,10 +398,15 @@ impl Engine {
                     t.history = st.first_message.take().map(|m| vec![m]);
                 }
                 t.status.timestamp.get_or_insert_with(crate::now_rfc3339);
-                self.persist(st, t.clone()).await?;
-                let _ = run
-                    .events
-                    .send(RunEvent::Event(Arc::new(StreamResponse::Task(t))));
+                // The published task replaces the snapshot: nothing to announce first.
+                let _ = self.ensure_task(run, st);
+                self.commit(st, |task| {
+                    ensure_open(task)?;
+                    task.clone_from(&t);
+                    Ok(())
+                })
+                .await?;
+                self.broadcast(run, StreamResponse::Task(t));
                 self.notify(run, st);
                 Ok(())
             }
@@ -411,36 +414,52 @@ impl Engine {
                 check_ids(&e.task_id, &e.context_id, st)?;
                 e.status.timestamp.get_or_insert_with(crate::now_rfc3339);
                 e.is_final |= e.status.state.is_final();
-                let mut task = self.current_or_created(run, st);
-                archive_status_message(&mut task);
-                task.status = e.status.clone();
-                self.persist(st, task).await?;
-                let _ = run
-                    .events
-                    .send(RunEvent::Event(Arc::new(StreamResponse::StatusUpdate(e))));
+                let announce = self.ensure_task(run, st);
+                self.commit(st, |task| {
+                    ensure_open(task)?;
+                    archive_status_message(task);
+                    task.status.clone_from(&e.status);
+                    Ok(())
+                })
+                .await?;
+                if let Some(t) = announce {
+                    self.broadcast(run, StreamResponse::Task(t));
+                }
+                self.broadcast(run, StreamResponse::StatusUpdate(e));
                 self.notify(run, st);
                 Ok(())
             }
             StreamResponse::ArtifactUpdate(e) => {
                 check_ids(&e.task_id, &e.context_id, st)?;
-                let mut task = self.current_or_created(run, st);
-                fold_artifact(&mut task, &e);
-                self.persist(st, task).await?;
-                let _ = run
-                    .events
-                    .send(RunEvent::Event(Arc::new(StreamResponse::ArtifactUpdate(e))));
+                let announce = self.ensure_task(run, st);
+                self.commit(st, |task| {
+                    ensure_open(task)?;
+                    fold_artifact(task, &e);
+                    Ok(())
+                })
+                .await?;
+                if let Some(t) = announce {
+                    self.broadcast(run, StreamResponse::Task(t));
+                }
+                self.broadcast(run, StreamResponse::ArtifactUpdate(e));
                 self.notify(run, st);
                 Ok(())
             }
         }
     }
 
-    /// The current snapshot to modify, or, for a new task, a fresh
-    /// `submitted` task whose snapshot is announced to subscribers first (so
-    /// every stream starts with the `Task`).
-    fn current_or_created(&self, run: &Run, st: &mut RunState) -> Task {
-        if let Some(t) = &st.task {
-            return t.clone();
+    fn broadcast(&self, run: &Run, event: StreamResponse) {
+        let _ = run.events.send(RunEvent::Event(Arc::new(event)));
+    }
+
+    /// Makes sure the run has a snapshot to fold into: for a new task, a fresh
+    /// `submitted` task holding the first message, not yet stored. Returns
+    /// that fresh snapshot, which the caller announces to subscribers (before
+    /// the event that created it) once the first write succeeded, so every
+    /// stream starts with the `Task`.
+    fn ensure_task(&self, run: &Run, st: &mut RunState) -> Option<Task> {
+        if st.task.is_some() {
+            return None;
         }
         let mut task = Task::new(
             run.task_id.clone(),
@@ -449,38 +468,62 @@ impl Engine {
         );
         task.status.timestamp = Some(crate::now_rfc3339());
         task.history = st.first_message.take().map(|m| vec![m]);
-        let _ = run
-            .events
-            .send(RunEvent::Event(Arc::new(StreamResponse::Task(
-                task.clone(),
-            ))));
-        task
+        st.task = Some(task.clone());
+        st.version = None;
+        Some(task)
     }
 
-    async fn persist(&self, st: &mut RunState, task: Task) -> Result<(), A2aError> {
-        let finishing = task.status.state.is_terminal()
-            && !st
+    /// Applies `fold` to the run's snapshot and stores the result (creating
+    /// the task when it was never stored). When the store refuses the write
+    /// because another writer, such as another replica, changed the task
+    /// since it was read, the fresh snapshot is read back and `fold` applied
+    /// again: no update is lost and none is applied twice. `fold` re-checks
+    /// its preconditions on the fresh snapshot.
+    async fn commit(
+        &self,
+        st: &mut RunState,
+        fold: impl Fn(&mut Task) -> Result<(), A2aError>,
+    ) -> Result<(), A2aError> {
+        const ATTEMPTS: usize = 16;
+        let mut task_id = String::new();
+        for _ in 0..ATTEMPTS {
+            let mut task = st
                 .task
-                .as_ref()
-                .is_some_and(|t| t.status.state.is_terminal());
-        let version = match self.tasks.save(&task, st.version).await {
-            Ok(v) => v,
-            Err(StoreError::Conflict) => {
-                return Err(A2aError::internal(format!(
-                    "task {} was changed by another writer; the update was refused",
-                    task.id
-                )));
+                .clone()
+                .ok_or_else(|| A2aError::internal("no task to update"))?;
+            let was_terminal = st.version.is_some() && task.status.state.is_terminal();
+            fold(&mut task)?;
+            match self.tasks.save(&task, st.version).await {
+                Ok(version) => {
+                    if task.status.state.is_terminal()
+                        && !was_terminal
+                        && let Some(sweeper) = &self.retention
+                    {
+                        sweeper
+                            .finished(&task.id, &self.tasks, &self.push_configs)
+                            .await;
+                    }
+                    st.version = Some(version);
+                    st.task = Some(task);
+                    return Ok(());
+                }
+                Err(StoreError::Conflict) => {
+                    tracing::debug!(task_id = %task.id, "stale write refused; re-reading the task");
+                    match self.tasks.get(&task.id).await? {
+                        Some((fresh, version)) => {
+                            st.task = Some(fresh);
+                            st.version = Some(version);
+                        }
+                        None => return Err(A2aError::task_not_found_id(&task.id)),
+                    }
+                    task_id = task.id;
+                }
+                Err(StoreError::Failed(e)) => return Err(e),
             }
-            Err(StoreError::Failed(e)) => return Err(e),
-        };
-        if finishing && let Some(sweeper) = &self.retention {
-            sweeper
-                .finished(&task.id, &self.tasks, &self.push_configs)
-                .await;
         }
-        st.version = Some(version);
-        st.task = Some(task);
-        Ok(())
+        Err(A2aError::internal(format!(
+            "task {task_id} is changed too often by other writers; gave up after {ATTEMPTS} attempts"
+        )))
     }
 
     /// Hands the task to the push sender for each of its configs.
@@ -743,7 +786,7 @@ impl Engine {
                     }
                     Ok(task.clone())
                 })();
-                let mut task = match checked {
+                let task = match checked {
                     Ok(t) => t,
                     Err(e) => {
                         self.release(&run, &mut st);
@@ -759,24 +802,32 @@ impl Engine {
                     return Err(e);
                 }
                 message.context_id = Some(task.context_id.clone());
-                archive_status_message(&mut task);
-                task.history
-                    .get_or_insert_with(Vec::new)
-                    .push(message.clone());
-                // The answer ends the interruption: until the agent says more,
-                // the task is `submitted` (received, not yet worked on), so no
-                // reader mistakes the old `input-required` for the new outcome.
-                if task.status.state.is_interrupted() {
-                    task.status = TaskStatus {
-                        state: TaskState::Submitted,
-                        message: None,
-                        timestamp: Some(crate::now_rfc3339()),
-                    };
-                }
-                if let Err(e) = self.persist(&mut st, task.clone()).await {
+                let committed = self
+                    .commit(&mut st, |task| {
+                        ensure_open_for_messages(task)?;
+                        archive_status_message(task);
+                        task.history
+                            .get_or_insert_with(Vec::new)
+                            .push(message.clone());
+                        // The answer ends the interruption: until the agent
+                        // says more, the task is `submitted` (received, not yet
+                        // worked on), so no reader mistakes the old
+                        // `input-required` for the new outcome.
+                        if task.status.state.is_interrupted() {
+                            task.status = TaskStatus {
+                                state: TaskState::Submitted,
+                                message: None,
+                                timestamp: Some(crate::now_rfc3339()),
+                            };
+                        }
+                        Ok(())
+                    })
+                    .await;
+                if let Err(e) = committed {
                     self.release(&run, &mut st);
                     return Err(e);
                 }
+                let task = st.task.clone().unwrap_or(task);
                 st.active += 1;
                 let rx = run.events.subscribe();
                 drop(st);
@@ -879,6 +930,28 @@ async fn push_worker(
         }
         delivered = version;
     }
+}
+
+/// Refuses an agent event for a task that is already terminal.
+fn ensure_open(task: &Task) -> Result<(), A2aError> {
+    if task.status.state.is_terminal() {
+        return Err(invalid_agent(format!(
+            "task {} is {} and takes no more events",
+            task.id, task.status.state
+        )));
+    }
+    Ok(())
+}
+
+/// Refuses a client message for a task that is already terminal.
+fn ensure_open_for_messages(task: &Task) -> Result<(), A2aError> {
+    if task.status.state.is_terminal() {
+        return Err(A2aError::invalid_params(format!(
+            "task {} is in terminal state {} and takes no more messages",
+            task.id, task.status.state
+        )));
+    }
+    Ok(())
 }
 
 /// Moves the current status message (if any) into the history, so that the

@@ -910,6 +910,45 @@ async fn push_deliveries_arrive_in_order_and_end_with_the_final_state() {
     assert!(seen.len() < 52, "coalesced: {} deliveries", seen.len());
 }
 
+#[tokio::test]
+async fn a_write_from_another_writer_is_never_lost() {
+    use a2a_core::TaskStore;
+    let store = Arc::new(a2a_core::InMemoryTaskStore::new());
+    let other = Arc::clone(&store);
+    let h = DefaultRequestHandler::builder(
+        card(),
+        ScriptedExecutor::new(move |ctx: RequestContext, events: EventSink| {
+            let other = Arc::clone(&other);
+            async move {
+                let t = ctx.updater(events);
+                t.start_work(None).await?;
+                // Another replica appends a message behind this engine's back.
+                let (mut task, version) = other.get(&ctx.task_id).await?.unwrap();
+                task.history
+                    .get_or_insert_with(Vec::new)
+                    .push(Message::user_text("elsewhere", "from B"));
+                other.save(&task, Some(version)).await.unwrap();
+                // This write is based on a stale version: refused, re-read, re-applied.
+                t.add_artifact(vec![Part::text("result")], "out", None, false, true)
+                    .await?;
+                t.complete(None).await
+            }
+        }),
+    )
+    .task_store(Arc::clone(&store) as _)
+    .build();
+    let done = task(h.send_message(&cx(), send("go")).await.unwrap());
+    assert_eq!(done.status.state, TaskState::Completed);
+    assert_eq!(done.artifacts.unwrap()[0].text(), "result");
+    let texts: Vec<String> = done.history.unwrap().iter().map(Message::text).collect();
+    assert_eq!(texts, ["go", "from B"]);
+    assert_eq!(
+        store.get(&done.id).await.unwrap().unwrap().1,
+        4,
+        "create+working, B, artifact, completed"
+    );
+}
+
 async fn wait_for(mut f: impl FnMut() -> bool) -> bool {
     for _ in 0..200 {
         if f() {
