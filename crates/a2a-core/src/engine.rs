@@ -29,7 +29,7 @@
 //! ```
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, OnceLock, Weak};
 
 use a2a_types::{
     A2aError, AgentCard, DeleteTaskPushNotificationConfigParams,
@@ -44,6 +44,7 @@ use futures::FutureExt;
 use tokio::sync::{Mutex, OwnedMutexGuard, broadcast, watch};
 use tokio_util::sync::CancellationToken;
 
+use crate::cluster::{Cluster, ClusterMessage, ClusterTiming};
 use crate::executor::{AgentExecutor, RequestContext};
 use crate::handler::{CallContext, EventStream, RequestHandler};
 use crate::push::PushSender;
@@ -98,6 +99,8 @@ pub struct DefaultRequestHandlerBuilder {
     push_sender: Option<Arc<dyn PushSender>>,
     event_capacity: usize,
     retention: Retention,
+    cluster: Option<Arc<dyn Cluster>>,
+    cluster_timing: ClusterTiming,
 }
 
 impl std::fmt::Debug for DefaultRequestHandlerBuilder {
@@ -156,6 +159,18 @@ impl DefaultRequestHandlerBuilder {
         self
     }
 
+    /// Joins a cluster of replicas sharing one store (see
+    /// [`Cluster`](crate::Cluster)). [`build`](Self::build) must then be
+    /// called inside a Tokio runtime: it starts the background work (the
+    /// listener for other replicas' messages, lease renewal, and the sweep
+    /// that fails tasks whose replica died).
+    #[must_use]
+    pub fn cluster(mut self, cluster: Arc<dyn Cluster>, timing: ClusterTiming) -> Self {
+        self.cluster = Some(cluster);
+        self.cluster_timing = timing;
+        self
+    }
+
     /// Builds the handler. The card's `capabilities.pushNotifications` is set
     /// from whether a push sender was configured, `streaming` defaults to
     /// true, and `supportsAuthenticatedExtendedCard` follows the extended card.
@@ -173,23 +188,28 @@ impl DefaultRequestHandlerBuilder {
             ext.capabilities.streaming = card.capabilities.streaming;
             ext.supports_authenticated_extended_card = Some(true);
         }
-        DefaultRequestHandler {
-            engine: Arc::new(Engine {
-                card: Arc::new(card),
-                extended_card,
-                executor: self.executor,
-                tasks: self
-                    .tasks
-                    .unwrap_or_else(|| Arc::new(InMemoryTaskStore::new())),
-                push_configs: self
-                    .push_configs
-                    .unwrap_or_else(|| Arc::new(InMemoryPushConfigStore::new())),
-                push_sender: self.push_sender,
-                runs: DashMap::new(),
-                event_capacity: self.event_capacity,
-                retention: Sweeper::new(self.retention),
-            }),
+        let engine = Arc::new(Engine {
+            card: Arc::new(card),
+            extended_card,
+            executor: self.executor,
+            tasks: self
+                .tasks
+                .unwrap_or_else(|| Arc::new(InMemoryTaskStore::new())),
+            push_configs: self
+                .push_configs
+                .unwrap_or_else(|| Arc::new(InMemoryPushConfigStore::new())),
+            push_sender: self.push_sender,
+            runs: DashMap::new(),
+            event_capacity: self.event_capacity,
+            retention: Sweeper::new(self.retention),
+            cluster: self.cluster,
+            timing: self.cluster_timing,
+            remote: DashMap::new(),
+        });
+        if engine.cluster.is_some() {
+            start_cluster_work(&engine);
         }
+        DefaultRequestHandler { engine }
     }
 }
 
@@ -213,6 +233,8 @@ impl DefaultRequestHandler {
             push_sender: None,
             event_capacity: DEFAULT_EVENT_CAPACITY,
             retention: Retention::default(),
+            cluster: None,
+            cluster_timing: ClusterTiming::default(),
         }
     }
 
@@ -239,6 +261,10 @@ struct Engine {
     runs: DashMap<String, Arc<Run>>,
     event_capacity: usize,
     retention: Option<Sweeper>,
+    cluster: Option<Arc<dyn Cluster>>,
+    timing: ClusterTiming,
+    /// Feeds of tasks executing on other replicas, for local subscribers.
+    remote: DashMap<String, broadcast::Sender<RemoteItem>>,
 }
 
 /// The live state of a task with executions in flight.
@@ -336,6 +362,123 @@ impl EventSink {
     }
 }
 
+/// What a task's remote feed carries to local subscribers.
+#[derive(Clone, Debug)]
+enum RemoteItem {
+    Event(Version, Arc<StreamResponse>),
+    Idle,
+}
+
+/// Starts the cluster's background work; each loop holds only a weak
+/// reference and stops when the handler is dropped.
+fn start_cluster_work(engine: &Arc<Engine>) {
+    let Some(cluster) = engine.cluster.clone() else {
+        return;
+    };
+    let ttl = engine.timing.lease_ttl;
+    // Messages from the other replicas.
+    let weak = Arc::downgrade(engine);
+    let mut messages = cluster.subscribe();
+    tokio::spawn(async move {
+        loop {
+            let message = match messages.recv().await {
+                Ok(m) => m,
+                Err(broadcast::error::RecvError::Lagged(n)) => {
+                    tracing::warn!(
+                        skipped = n,
+                        "cluster listener lagged; remote streams resynchronise"
+                    );
+                    continue;
+                }
+                Err(broadcast::error::RecvError::Closed) => break,
+            };
+            let Some(engine) = weak.upgrade() else { break };
+            engine.on_cluster_message(message);
+        }
+    });
+    // Lease renewal for the tasks executing here, and the sweep of tasks
+    // whose replica died.
+    let weak: Weak<Engine> = Arc::downgrade(engine);
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval((ttl / 3).max(std::time::Duration::from_millis(50)));
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tick.tick().await;
+            let Some(engine) = weak.upgrade() else { break };
+            let local: Vec<String> = engine.runs.iter().map(|r| r.key().clone()).collect();
+            for task_id in &local {
+                if let Err(e) = cluster.renew(task_id, ttl).await {
+                    tracing::warn!(%task_id, error = %e, "could not renew the task's lease");
+                }
+            }
+            match cluster.take_expired().await {
+                Ok(expired) => {
+                    for task_id in expired {
+                        if engine.runs.contains_key(&task_id) {
+                            let _ = cluster.renew(&task_id, ttl).await;
+                        } else {
+                            engine.fail_orphan(&task_id).await;
+                        }
+                    }
+                }
+                Err(e) => tracing::warn!(error = %e, "could not read expired leases"),
+            }
+        }
+    });
+}
+
+impl Engine {
+    fn on_cluster_message(self: Arc<Self>, message: ClusterMessage) {
+        match message {
+            ClusterMessage::Event {
+                task_id,
+                version,
+                event,
+            } => self.forward_remote(&task_id, RemoteItem::Event(version, Arc::new(*event))),
+            ClusterMessage::Idle { task_id } => self.forward_remote(&task_id, RemoteItem::Idle),
+            ClusterMessage::Cancel { task_id } => {
+                if self.runs.contains_key(&task_id) {
+                    tokio::spawn(async move {
+                        let params = TaskIdParams::new(&task_id);
+                        if let Err(e) = self.cancel_local(&CallContext::default(), params).await {
+                            tracing::info!(%task_id, error = %e, "remote cancel request not applied");
+                        }
+                    });
+                }
+            }
+        }
+    }
+
+    fn forward_remote(&self, task_id: &str, item: RemoteItem) {
+        if let Some(feed) = self.remote.get(task_id)
+            && feed.send(item).is_err()
+        {
+            drop(feed);
+            self.remote
+                .remove_if(task_id, |_, f| f.receiver_count() == 0);
+        }
+    }
+
+    /// Fails a task whose executing replica stopped renewing its lease.
+    async fn fail_orphan(&self, task_id: &str) {
+        let Ok((run, mut st)) = self.acquire(task_id).await else {
+            return;
+        };
+        if let Some(task) = st.task.clone()
+            && matches!(task.status.state, TaskState::Submitted | TaskState::Working)
+        {
+            let e = A2aError::internal(
+                "the replica executing this task stopped responding (its lease expired)",
+            );
+            tracing::warn!(%task_id, "failing a task whose replica died");
+            if let Err(e) = self.apply(&run, &mut st, failed_event(&task, &e)).await {
+                tracing::warn!(%task_id, error = %e, "could not fail the orphaned task");
+            }
+        }
+        self.release(&run, &mut st);
+    }
+}
+
 fn invalid_agent(msg: impl Into<String>) -> A2aError {
     A2aError::invalid_agent_response(msg)
 }
@@ -406,7 +549,7 @@ impl Engine {
                     Ok(())
                 })
                 .await?;
-                self.broadcast(run, StreamResponse::Task(t));
+                self.emit(run, st.version, StreamResponse::Task(t)).await;
                 self.notify(run, st);
                 Ok(())
             }
@@ -423,9 +566,10 @@ impl Engine {
                 })
                 .await?;
                 if let Some(t) = announce {
-                    self.broadcast(run, StreamResponse::Task(t));
+                    self.emit(run, st.version, StreamResponse::Task(t)).await;
                 }
-                self.broadcast(run, StreamResponse::StatusUpdate(e));
+                self.emit(run, st.version, StreamResponse::StatusUpdate(e))
+                    .await;
                 self.notify(run, st);
                 Ok(())
             }
@@ -439,9 +583,10 @@ impl Engine {
                 })
                 .await?;
                 if let Some(t) = announce {
-                    self.broadcast(run, StreamResponse::Task(t));
+                    self.emit(run, st.version, StreamResponse::Task(t)).await;
                 }
-                self.broadcast(run, StreamResponse::ArtifactUpdate(e));
+                self.emit(run, st.version, StreamResponse::ArtifactUpdate(e))
+                    .await;
                 self.notify(run, st);
                 Ok(())
             }
@@ -450,6 +595,22 @@ impl Engine {
 
     fn broadcast(&self, run: &Run, event: StreamResponse) {
         let _ = run.events.send(RunEvent::Event(Arc::new(event)));
+    }
+
+    /// Sends a stored change to local subscribers and, in a cluster, to the
+    /// other replicas (under the run's mutex, so in commit order).
+    async fn emit(&self, run: &Run, version: Option<Version>, event: StreamResponse) {
+        if let (Some(cluster), Some(version)) = (&self.cluster, version) {
+            let message = ClusterMessage::Event {
+                task_id: run.task_id.clone(),
+                version,
+                event: Box::new(event.clone()),
+            };
+            if let Err(e) = cluster.publish(&message).await {
+                tracing::warn!(task_id = %run.task_id, error = %e, "could not publish to the cluster");
+            }
+        }
+        self.broadcast(run, event);
     }
 
     /// Makes sure the run has a snapshot to fold into: for a new task, a fresh
@@ -620,6 +781,11 @@ impl Engine {
     fn spawn_execution(self: &Arc<Self>, run: Arc<Run>, exec: u64, ctx: RequestContext) {
         let engine = Arc::clone(self);
         tokio::spawn(async move {
+            if let Some(cluster) = &engine.cluster
+                && let Err(e) = cluster.renew(&run.task_id, engine.timing.lease_ttl).await
+            {
+                tracing::warn!(task_id = %run.task_id, error = %e, "could not take the task's lease");
+            }
             let sink = EventSink {
                 engine: Arc::clone(&engine),
                 run: Arc::clone(&run),
@@ -655,8 +821,118 @@ impl Engine {
         let _ = run.events.send(RunEvent::Done { exec, error });
         if st.active == 0 {
             let _ = run.events.send(RunEvent::Idle);
+            if let Some(cluster) = &self.cluster {
+                let idle = ClusterMessage::Idle {
+                    task_id: run.task_id.clone(),
+                };
+                if let Err(e) = cluster.publish(&idle).await {
+                    tracing::warn!(task_id = %run.task_id, error = %e, "could not publish to the cluster");
+                }
+                if let Err(e) = cluster.release(&run.task_id).await {
+                    tracing::warn!(task_id = %run.task_id, error = %e, "could not release the task's lease");
+                }
+            }
             self.release(run, &mut st);
         }
+    }
+
+    /// The feed of a task executing on another replica (subscribe before
+    /// reading the snapshot).
+    fn remote_feed(&self, task_id: &str) -> broadcast::Receiver<RemoteItem> {
+        self.remote
+            .entry(task_id.to_owned())
+            .or_insert_with(|| broadcast::channel(self.event_capacity).0)
+            .subscribe()
+    }
+
+    /// The replica that executes the task, when it is not this one.
+    async fn remote_owner(&self, task_id: &str) -> Result<Option<String>, A2aError> {
+        let Some(cluster) = &self.cluster else {
+            return Ok(None);
+        };
+        if self.runs.contains_key(task_id) {
+            return Ok(None);
+        }
+        Ok(cluster
+            .owner(task_id)
+            .await?
+            .filter(|owner| owner != cluster.replica_id()))
+    }
+
+    /// Cancels a task this replica executes (or that nobody executes).
+    async fn cancel_local(
+        self: &Arc<Self>,
+        ctx: &CallContext,
+        params: TaskIdParams,
+    ) -> Result<Task, A2aError> {
+        let engine = self;
+        let (run, mut st) = engine.acquire(&params.id).await?;
+        let Some(task) = st.task.clone() else {
+            engine.release(&run, &mut st);
+            return Err(A2aError::task_not_found_id(&params.id));
+        };
+        if task.status.state.is_terminal() {
+            engine.release(&run, &mut st);
+            return Err(A2aError::task_not_cancelable(format!(
+                "task {} is already {} and cannot be canceled",
+                task.id, task.status.state
+            )));
+        }
+        run.cancel.cancel();
+        st.active += 1;
+        drop(st);
+        let exec = run.exec_id();
+        let rctx = RequestContext {
+            task_id: task.id.clone(),
+            context_id: task.context_id.clone(),
+            message: None,
+            task: Some(task.clone()),
+            configuration: None,
+            metadata: params.metadata,
+            call: ctx.clone(),
+            cancellation: run.cancel.clone(),
+        };
+        let sink = EventSink {
+            engine: Arc::clone(engine),
+            run: Arc::clone(&run),
+        };
+        let result = std::panic::AssertUnwindSafe(engine.executor.cancel(rctx, sink))
+            .catch_unwind()
+            .await
+            .unwrap_or_else(|_| Err(A2aError::internal("the agent panicked while canceling")));
+        let outcome = match result {
+            Ok(()) => {
+                let mut st = run.state.lock().await;
+                let current = st.task.clone().unwrap_or(task);
+                if current.status.state.is_terminal() {
+                    Ok(())
+                } else {
+                    let event = StreamResponse::StatusUpdate(TaskStatusUpdateEvent {
+                        task_id: current.id.clone(),
+                        context_id: current.context_id.clone(),
+                        status: TaskStatus {
+                            state: TaskState::Canceled,
+                            message: None,
+                            timestamp: Some(crate::now_rfc3339()),
+                        },
+                        is_final: true,
+                        metadata: None,
+                    });
+                    engine.apply(&run, &mut st, event).await
+                }
+            }
+            Err(e) => Err(e),
+        };
+        engine.finish_execution(&run, exec, Ok(())).await;
+        outcome?;
+        let task = engine.require_task(&params.id).await?;
+        if !task.status.state.is_terminal() {
+            return Err(A2aError::task_not_cancelable(format!(
+                "task {} could not be canceled",
+                task.id
+            )));
+        }
+        Ok(task)
     }
 
     fn validate_send(&self, params: &MessageSendParams) -> Result<(), A2aError> {
@@ -1039,6 +1315,48 @@ fn check_history_length(n: Option<i32>) -> Result<(), A2aError> {
 /// events until a final one, the subscriber's own execution ending (`exec`),
 /// or no execution being in flight. A lagging subscriber is resynchronised
 /// with a fresh snapshot.
+/// Events of a task executing on another replica: the snapshot, then every
+/// remote event newer than it, until a final event or the owner going idle.
+/// A subscriber that lags re-reads the snapshot from the store.
+fn remote_subscription(
+    engine: Arc<Engine>,
+    mut feed: broadcast::Receiver<RemoteItem>,
+    snapshot: Task,
+    mut version: Version,
+) -> EventStream {
+    Box::pin(async_stream::stream! {
+        let task_id = snapshot.id.clone();
+        yield Ok(StreamResponse::Task(snapshot));
+        loop {
+            match feed.recv().await {
+                Ok(RemoteItem::Event(v, ev)) => {
+                    // Events are delivered in commit order; those at or below
+                    // the snapshot's version are already folded into it.
+                    if v <= version {
+                        continue;
+                    }
+                    let fin = ev.is_final();
+                    yield Ok(Arc::unwrap_or_clone(ev));
+                    if fin { break; }
+                }
+                Ok(RemoteItem::Idle) | Err(broadcast::error::RecvError::Closed) => break,
+                Err(broadcast::error::RecvError::Lagged(_)) => {
+                    match engine.tasks.get(&task_id).await {
+                        Ok(Some((task, v))) => {
+                            version = v;
+                            let fin = task.status.state.is_final();
+                            yield Ok(StreamResponse::Task(task));
+                            if fin { break; }
+                        }
+                        Ok(None) => break,
+                        Err(e) => { yield Err(e); break; }
+                    }
+                }
+            }
+        }
+    })
+}
+
 fn subscription(
     engine: Arc<Engine>,
     run: Arc<Run>,
@@ -1183,73 +1501,41 @@ impl RequestHandler for DefaultRequestHandler {
 
     async fn cancel_task(&self, ctx: &CallContext, params: TaskIdParams) -> Result<Task, A2aError> {
         let engine = &self.engine;
-        let (run, mut st) = engine.acquire(&params.id).await?;
-        let Some(task) = st.task.clone() else {
-            engine.release(&run, &mut st);
-            return Err(A2aError::task_not_found_id(&params.id));
-        };
-        if task.status.state.is_terminal() {
-            engine.release(&run, &mut st);
-            return Err(A2aError::task_not_cancelable(format!(
-                "task {} is already {} and cannot be canceled",
-                task.id, task.status.state
-            )));
-        }
-        run.cancel.cancel();
-        st.active += 1;
-        drop(st);
-        let exec = run.exec_id();
-        let rctx = RequestContext {
-            task_id: task.id.clone(),
-            context_id: task.context_id.clone(),
-            message: None,
-            task: Some(task.clone()),
-            configuration: None,
-            metadata: params.metadata,
-            call: ctx.clone(),
-            cancellation: run.cancel.clone(),
-        };
-        let sink = EventSink {
-            engine: Arc::clone(engine),
-            run: Arc::clone(&run),
-        };
-        let result = std::panic::AssertUnwindSafe(engine.executor.cancel(rctx, sink))
-            .catch_unwind()
-            .await
-            .unwrap_or_else(|_| Err(A2aError::internal("the agent panicked while canceling")));
-        let outcome = match result {
-            Ok(()) => {
-                let mut st = run.state.lock().await;
-                let current = st.task.clone().unwrap_or(task);
-                if current.status.state.is_terminal() {
-                    Ok(())
-                } else {
-                    let event = StreamResponse::StatusUpdate(TaskStatusUpdateEvent {
-                        task_id: current.id.clone(),
-                        context_id: current.context_id.clone(),
-                        status: TaskStatus {
-                            state: TaskState::Canceled,
-                            message: None,
-                            timestamp: Some(crate::now_rfc3339()),
-                        },
-                        is_final: true,
-                        metadata: None,
-                    });
-                    engine.apply(&run, &mut st, event).await
-                }
+        if let (Some(cluster), Some(owner)) =
+            (&engine.cluster, engine.remote_owner(&params.id).await?)
+        {
+            // Another replica runs the task: ask it, and wait for the outcome.
+            let mut feed = engine.remote_feed(&params.id);
+            let task = engine.require_task(&params.id).await?;
+            if task.status.state.is_terminal() {
+                return Err(A2aError::task_not_cancelable(format!(
+                    "task {} is already {} and cannot be canceled",
+                    task.id, task.status.state
+                )));
             }
-            Err(e) => Err(e),
-        };
-        engine.finish_execution(&run, exec, Ok(())).await;
-        outcome?;
-        let task = engine.require_task(&params.id).await?;
-        if !task.status.state.is_terminal() {
-            return Err(A2aError::task_not_cancelable(format!(
-                "task {} could not be canceled",
-                task.id
-            )));
+            tracing::debug!(task_id = %params.id, %owner, "asking the owning replica to cancel");
+            cluster
+                .publish(&ClusterMessage::Cancel {
+                    task_id: params.id.clone(),
+                })
+                .await?;
+            let waited = tokio::time::timeout(engine.timing.cancel_wait, async {
+                loop {
+                    match feed.recv().await {
+                        Ok(RemoteItem::Event(_, ev)) if matches!(&*ev, StreamResponse::StatusUpdate(s) if s.status.state.is_terminal()) => break,
+                        Ok(RemoteItem::Idle) | Err(broadcast::error::RecvError::Closed) => break,
+                        Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {}
+                    }
+                }
+            })
+            .await;
+            let task = engine.require_task(&params.id).await?;
+            if task.status.state.is_terminal() {
+                return Ok(task);
+            }
+            tracing::warn!(task_id = %params.id, %owner, timed_out = waited.is_err(), "the owning replica did not cancel; canceling here");
         }
-        Ok(task)
+        engine.cancel_local(ctx, params).await
     }
 
     async fn resubscribe_task(
@@ -1278,6 +1564,15 @@ impl RequestHandler for DefaultRequestHandler {
                 return Ok(Box::pin(futures::stream::once(async move {
                     Ok(StreamResponse::Task(task))
                 })));
+            }
+        }
+        if engine.remote_owner(&params.id).await?.is_some() {
+            // Executing on another replica: its events come through the cluster.
+            let feed = engine.remote_feed(&params.id);
+            if let Some((task, version)) = engine.tasks.get(&params.id).await?
+                && !task.status.state.is_final()
+            {
+                return Ok(remote_subscription(Arc::clone(engine), feed, task, version));
             }
         }
         let task = engine.require_task(&params.id).await?;

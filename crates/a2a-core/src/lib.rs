@@ -43,6 +43,7 @@
 //! |---|---|---|
 //! | `test-util` | [`test_util::ScriptedExecutor`], an executor with closure fields for tests | no |
 
+mod cluster;
 mod engine;
 mod executor;
 mod handler;
@@ -52,6 +53,7 @@ mod store;
 #[cfg(feature = "test-util")]
 pub mod test_util;
 
+pub use cluster::{Cluster, ClusterMessage, ClusterTiming};
 pub use engine::{
     DEFAULT_EVENT_CAPACITY, DefaultRequestHandler, DefaultRequestHandlerBuilder, EventSink,
 };
