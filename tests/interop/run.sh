@@ -10,7 +10,7 @@
 #   --selftest-only  only python_agent_selftest.py (no cargo, no Rust server)
 #
 # Steps: setup.sh (venv + pinned SDK), build `a2a`, start
-#   a2a serve --agent demo --jsonrpc-addr 127.0.0.1:0 --store memory [--grpc-addr 127.0.0.1:0] [--rest-addr 127.0.0.1:0]
+#   a2a serve --agent demo --jsonrpc-addr 127.0.0.1:0 --store memory {--grpc-addr 127.0.0.1:0|--no-grpc} {--rest-addr 127.0.0.1:0|--no-rest}
 # read its `listening <proto> <url>` lines from stdout (30 s timeout), run the
 # client test scripts against those URLs, stop the server, run the selftest.
 # Every script prints `RESULT <script> passed=N failed=M`; the last line of this
@@ -127,8 +127,10 @@ test_our_server() {
 
   local serve_args=(serve --agent demo --jsonrpc-addr 127.0.0.1:0 --store memory)
   local want=(jsonrpc)
-  [ "$WITH_GRPC" -eq 1 ] && { serve_args+=(--grpc-addr 127.0.0.1:0); want+=(grpc); }
-  [ "$WITH_REST" -eq 1 ] && { serve_args+=(--rest-addr 127.0.0.1:0); want+=(http+json); }
+  # Without --grpc/--rest the binding is turned off, so the server never
+  # binds the fixed default ports (50051, 8081).
+  if [ "$WITH_GRPC" -eq 1 ]; then serve_args+=(--grpc-addr 127.0.0.1:0); want+=(grpc); else serve_args+=(--no-grpc); fi
+  if [ "$WITH_REST" -eq 1 ]; then serve_args+=(--rest-addr 127.0.0.1:0); want+=(http+json); else serve_args+=(--no-rest); fi
 
   log "starting: $BIN ${serve_args[*]}"
   mkfifo "$LOG_DIR/server.fifo"

@@ -1,7 +1,9 @@
 //! Run with: cargo run -p a2a-server --example echo_agent
 //!
 //! A minimal agent served over JSON-RPC on 127.0.0.1:8080 (or the
-//! `HOST:PORT` given as the first argument). Try it with the `a2a` client:
+//! `HOST:PORT` given as the first argument), gRPC on 127.0.0.1:50051 and
+//! HTTP+JSON on 127.0.0.1:8081 (the `a2a serve` defaults of
+//! `ServeConfig::new`). Try it with the `a2a` client:
 //!
 //! ```text
 //! cargo run -p a2a-server --bin a2a -- send http://127.0.0.1:8080/ "hello"

@@ -44,18 +44,36 @@ impl Protocol {
         }
     }
 
-    /// The URL of this binding served at `host:port`: JSON-RPC is
-    /// `http://HOST:PORT/` (the endpoint is the root), gRPC and REST are
-    /// `http://HOST:PORT` (a gRPC target; the REST base the `/v1/…` paths
-    /// are appended to). IPv6 hosts are bracketed.
+    /// The URL of this binding served at `host:port`, as the `listening`
+    /// line prints it: JSON-RPC and REST are `http://HOST:PORT/`, gRPC is
+    /// `http://HOST:PORT`. IPv6 hosts are bracketed. The card's URL can
+    /// differ (see [`Endpoint::url`]).
     #[must_use]
     pub fn url(self, host: &str, port: u16) -> String {
         let host = url_host(host);
         match self {
-            Self::JsonRpc => format!("http://{host}:{port}/"),
-            Self::Grpc | Self::HttpJson => format!("http://{host}:{port}"),
+            Self::JsonRpc | Self::HttpJson => format!("http://{host}:{port}/"),
+            Self::Grpc => format!("http://{host}:{port}"),
         }
     }
+}
+
+/// How the card writes the URL of the gRPC interface (`--grpc-url-style`).
+///
+/// gRPC has no URL scheme of its own, and clients disagree on what they
+/// dial: the official Python SDK passes the card's URL verbatim to the
+/// stock `grpc.aio.insecure_channel(url)`, which takes `HOST:PORT` (or
+/// `dns:///HOST:PORT`) and fails on `http://HOST:PORT`. Our own
+/// `GrpcTransport` takes both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, clap::ValueEnum)]
+#[non_exhaustive]
+pub enum GrpcUrlStyle {
+    /// Bare `HOST:PORT` (`[::1]:50051` for IPv6): what the Python SDK's
+    /// gRPC client dials.
+    #[default]
+    HostPort,
+    /// `http://HOST:PORT`.
+    Http,
 }
 
 /// `::1` → `[::1]`; names and IPv4 addresses unchanged.
@@ -67,29 +85,59 @@ fn url_host(host: &str) -> String {
 }
 
 /// A served interface: the binding, the address its listener is bound to,
-/// and the URL written into the card and the `listening` line.
+/// the URL the card advertises and the URL the `listening` line prints.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Endpoint {
     /// The binding.
     pub protocol: Protocol,
     /// The bound address (the real port when port 0 was asked for).
     pub local_addr: SocketAddr,
-    /// The public URL.
+    /// The URL in the card (`url` of its `additionalInterfaces` entry, and
+    /// the card's `url` for the preferred one): JSON-RPC
+    /// `http://HOST:PORT/`; REST the base `http://HOST:PORT`, to which
+    /// clients append `/v1/…`; gRPC `HOST:PORT` or `http://HOST:PORT`
+    /// ([`GrpcUrlStyle`]).
     pub url: String,
+    /// The URL in the `listening` line, always with its scheme:
+    /// [`Protocol::url`].
+    pub listening_url: String,
 }
 
 impl Endpoint {
-    /// The endpoint of `protocol` bound at `local_addr`; the URL's host is
-    /// `public_host` when given, else the bound IP.
+    /// The endpoint of `protocol` bound at `local_addr`; the URLs' host is
+    /// `public_host` when given, else the bound IP. A gRPC endpoint's card
+    /// URL has the default style ([`GrpcUrlStyle::HostPort`]); see
+    /// [`with_grpc_url_style`](Self::with_grpc_url_style).
     #[must_use]
     pub fn new(protocol: Protocol, local_addr: SocketAddr, public_host: Option<&str>) -> Self {
         let ip = local_addr.ip().to_string();
         let host = public_host.filter(|h| !h.is_empty()).unwrap_or(&ip);
-        Self {
+        let listening_url = protocol.url(host, local_addr.port());
+        let endpoint = Self {
             protocol,
             local_addr,
-            url: protocol.url(host, local_addr.port()),
-        }
+            url: listening_url.clone(),
+            listening_url,
+        };
+        endpoint.with_grpc_url_style(GrpcUrlStyle::default())
+    }
+
+    /// Sets the style of a gRPC endpoint's card URL (no effect on the
+    /// other bindings).
+    #[must_use]
+    pub fn with_grpc_url_style(mut self, style: GrpcUrlStyle) -> Self {
+        self.url = match self.protocol {
+            Protocol::JsonRpc => self.listening_url.clone(),
+            Protocol::HttpJson => self.listening_url.trim_end_matches('/').to_owned(),
+            Protocol::Grpc => match style {
+                GrpcUrlStyle::Http => self.listening_url.clone(),
+                GrpcUrlStyle::HostPort => {
+                    self.listening_url.trim_start_matches("http://").to_owned()
+                }
+            },
+        };
+        self
     }
 
     /// The card's view of it.
@@ -104,7 +152,11 @@ impl Endpoint {
     /// `listening <name> <url>`, the line `a2a serve` prints on stdout.
     #[must_use]
     pub fn listening_line(&self) -> String {
-        format!("listening {} {}", self.protocol.line_name(), self.url)
+        format!(
+            "listening {} {}",
+            self.protocol.line_name(),
+            self.listening_url
+        )
     }
 }
 
@@ -165,11 +217,22 @@ mod tests {
             "listening jsonrpc http://agent.example:8080/"
         );
         let v6: SocketAddr = "[::1]:9".parse().unwrap();
+        let grpc = Endpoint::new(Protocol::Grpc, v6, None);
+        assert_eq!(grpc.url, "[::1]:9");
+        assert_eq!(grpc.listening_line(), "listening grpc http://[::1]:9");
+        let grpc = grpc.with_grpc_url_style(GrpcUrlStyle::Http);
+        assert_eq!(grpc.url, "http://[::1]:9");
+        assert_eq!(grpc.listening_line(), "listening grpc http://[::1]:9");
+        let grpc = Endpoint::new(Protocol::Grpc, a, Some("agent.example"));
+        assert_eq!(grpc.url, "agent.example:8080");
+        let rest =
+            Endpoint::new(Protocol::HttpJson, a, None).with_grpc_url_style(GrpcUrlStyle::Http);
+        assert_eq!(rest.url, "http://127.0.0.1:8080");
         assert_eq!(
-            Endpoint::new(Protocol::Grpc, v6, None).url,
-            "http://[::1]:9"
+            rest.listening_line(),
+            "listening http+json http://127.0.0.1:8080/"
         );
-        assert_eq!(Protocol::HttpJson.url("::1", 1), "http://[::1]:1");
+        assert_eq!(Protocol::HttpJson.url("::1", 1), "http://[::1]:1/");
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! The `a2a` command line: `a2a serve` and the JSON-RPC client commands.
 //!
 //! ```text
-//! a2a serve [--agent demo|conformance] [--jsonrpc-addr HOST:PORT] [--public-url-host HOST] [--store memory]
+//! a2a serve [--agent demo|conformance|echo] [--jsonrpc-addr HOST:PORT]
+//!           [--grpc-addr HOST:PORT | --no-grpc] [--rest-addr HOST:PORT | --no-rest]
+//!           [--grpc-url-style host-port|http] [--public-url-host HOST] [--store memory]
 //! a2a card URL
 //! a2a send URL TEXT [--task-id ID] [--context-id ID] [--stream] [--no-blocking] [--history-length N]
 //! a2a get URL TASK_ID [--history-length N]
@@ -27,7 +29,10 @@ use clap::{Args, Parser, Subcommand};
 use futures::StreamExt;
 
 use crate::agents::AgentKind;
-use crate::config::{DEFAULT_JSONRPC_ADDR, ServeConfig, StoreSpec};
+use crate::card::GrpcUrlStyle;
+use crate::config::{
+    DEFAULT_GRPC_ADDR, DEFAULT_JSONRPC_ADDR, DEFAULT_REST_ADDR, ServeConfig, StoreSpec,
+};
 
 /// Exit status of a client command that got an A2A error.
 pub const EXIT_A2A_ERROR: u8 = 1;
@@ -96,6 +101,22 @@ pub struct ServeArgs {
     /// Where the JSON-RPC listener binds (port 0: a free port).
     #[arg(long, value_name = "HOST:PORT", default_value = DEFAULT_JSONRPC_ADDR)]
     pub jsonrpc_addr: String,
+    /// Where the gRPC listener binds (port 0: a free port).
+    #[arg(long, value_name = "HOST:PORT", default_value = DEFAULT_GRPC_ADDR)]
+    pub grpc_addr: String,
+    /// Serve no gRPC (no listener, no GRPC interface in the card).
+    #[arg(long, conflicts_with = "grpc_addr")]
+    pub no_grpc: bool,
+    /// Where the HTTP+JSON (REST) listener binds (port 0: a free port).
+    #[arg(long, value_name = "HOST:PORT", default_value = DEFAULT_REST_ADDR)]
+    pub rest_addr: String,
+    /// Serve no HTTP+JSON (no listener, no HTTP+JSON interface in the card).
+    #[arg(long, conflicts_with = "rest_addr")]
+    pub no_rest: bool,
+    /// How the card writes the gRPC interface's URL: bare `HOST:PORT` (what the
+    /// Python SDK's gRPC client dials) or `http://HOST:PORT`.
+    #[arg(long, value_enum, value_name = "STYLE", default_value_t = GrpcUrlStyle::HostPort)]
+    pub grpc_url_style: GrpcUrlStyle,
     /// The host written into the card's URLs [default: the bound address].
     #[arg(long, value_name = "HOST")]
     pub public_url_host: Option<String>,
@@ -110,6 +131,9 @@ impl ServeArgs {
     pub fn config(&self) -> ServeConfig {
         let mut config = ServeConfig::new(self.agent.agent());
         config.jsonrpc_addr.clone_from(&self.jsonrpc_addr);
+        config.grpc_addr = (!self.no_grpc).then(|| self.grpc_addr.clone());
+        config.rest_addr = (!self.no_rest).then(|| self.rest_addr.clone());
+        config.grpc_url_style = self.grpc_url_style;
         config.public_url_host.clone_from(&self.public_url_host);
         config.store = self.store.clone();
         config
@@ -244,4 +268,50 @@ async fn print_stream(mut events: a2a_client::EventStream) -> Result<(), ClientE
             .map_err(|e| stdout_error(&e))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn serve_config(args: &[&str]) -> Result<ServeConfig, clap::Error> {
+        let cli = Cli::try_parse_from(["a2a", "serve"].iter().chain(args))?;
+        match cli.command {
+            Command::Serve(args) => Ok(args.config()),
+            other => panic!("not serve: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn serve_defaults() {
+        let c = serve_config(&[]).unwrap();
+        assert_eq!(c.jsonrpc_addr, "127.0.0.1:8080");
+        assert_eq!(c.grpc_addr.as_deref(), Some("127.0.0.1:50051"));
+        assert_eq!(c.rest_addr.as_deref(), Some("127.0.0.1:8081"));
+        assert_eq!(c.grpc_url_style, GrpcUrlStyle::HostPort);
+        assert_eq!(c.agent.description.name, "A2A demo agent");
+    }
+
+    #[test]
+    fn serve_flags() {
+        let c = serve_config(&[
+            "--agent",
+            "echo",
+            "--grpc-addr",
+            "0.0.0.0:1",
+            "--no-rest",
+            "--grpc-url-style",
+            "http",
+        ])
+        .unwrap();
+        assert_eq!(c.grpc_addr.as_deref(), Some("0.0.0.0:1"));
+        assert_eq!(c.rest_addr, None);
+        assert_eq!(c.grpc_url_style, GrpcUrlStyle::Http);
+        assert_eq!(c.agent.description.skills[0].id, "echo");
+        let c = serve_config(&["--no-grpc", "--rest-addr", "127.0.0.1:0"]).unwrap();
+        assert_eq!(c.grpc_addr, None);
+        assert_eq!(c.rest_addr.as_deref(), Some("127.0.0.1:0"));
+        assert!(serve_config(&["--no-grpc", "--grpc-addr", "127.0.0.1:0"]).is_err());
+        assert!(serve_config(&["--grpc-url-style", "https"]).is_err());
+    }
 }

@@ -8,9 +8,14 @@ use std::time::Duration;
 use a2a_core::{InMemoryPushConfigStore, InMemoryTaskStore, PushConfigStore, TaskStore};
 
 use crate::agents::Agent;
+use crate::card::GrpcUrlStyle;
 
 /// The default `--jsonrpc-addr`.
 pub const DEFAULT_JSONRPC_ADDR: &str = "127.0.0.1:8080";
+/// The default `--grpc-addr`.
+pub const DEFAULT_GRPC_ADDR: &str = "127.0.0.1:50051";
+/// The default `--rest-addr`.
+pub const DEFAULT_REST_ADDR: &str = "127.0.0.1:8081";
 /// How long [`Server::run`](crate::Server::run) waits for open connections
 /// (e.g. event streams of long tasks) after the shutdown signal before it
 /// drops them.
@@ -18,16 +23,25 @@ pub const DEFAULT_SHUTDOWN_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Everything [`run`](crate::run) needs besides the listeners.
 ///
-/// Fields are public, and new ones (e.g. the gRPC and REST addresses) will
-/// be added: start from [`ServeConfig::new`] and assign.
+/// Fields are public and more may be added: start from [`ServeConfig::new`]
+/// (the `a2a serve` defaults) or [`ServeConfig::ephemeral`] (every listener
+/// on a free port of 127.0.0.1) and assign.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct ServeConfig {
     /// The agent to serve.
     pub agent: Agent,
     /// Where [`Listeners::bind`](crate::Listeners::bind) binds the JSON-RPC
-    /// listener: `HOST:PORT`, port 0 for a free port.
+    /// listener: `HOST:PORT`, port 0 for a free port. JSON-RPC is always
+    /// served: it is the card's preferred transport.
     pub jsonrpc_addr: String,
+    /// Where the gRPC listener binds; `None` serves no gRPC (`--no-grpc`).
+    pub grpc_addr: Option<String>,
+    /// Where the HTTP+JSON (REST) listener binds; `None` serves no REST
+    /// (`--no-rest`).
+    pub rest_addr: Option<String>,
+    /// How the card writes the gRPC interface's URL (`--grpc-url-style`).
+    pub grpc_url_style: GrpcUrlStyle,
     /// The host written into the card's URLs (default: the bound IP).
     pub public_url_host: Option<String>,
     /// Where tasks and push configs are kept.
@@ -37,15 +51,35 @@ pub struct ServeConfig {
 }
 
 impl ServeConfig {
-    /// The defaults (`127.0.0.1:8080`, in-memory store) for `agent`.
+    /// The `a2a serve` defaults for `agent`: JSON-RPC on `127.0.0.1:8080`,
+    /// gRPC on `127.0.0.1:50051`, REST on `127.0.0.1:8081`, the gRPC URL
+    /// as bare `HOST:PORT` in the card, in-memory store.
     #[must_use]
     pub fn new(agent: Agent) -> Self {
         Self {
             agent,
             jsonrpc_addr: DEFAULT_JSONRPC_ADDR.to_owned(),
+            grpc_addr: Some(DEFAULT_GRPC_ADDR.to_owned()),
+            rest_addr: Some(DEFAULT_REST_ADDR.to_owned()),
+            grpc_url_style: GrpcUrlStyle::default(),
             public_url_host: None,
             store: StoreSpec::Memory,
             shutdown_timeout: DEFAULT_SHUTDOWN_TIMEOUT,
+        }
+    }
+
+    /// Like [`new`](Self::new), but every listener (JSON-RPC, gRPC, REST)
+    /// on `127.0.0.1:0`, a free port each: what tests and embedders that
+    /// read the ports back (from [`Server::endpoints`](crate::Server::endpoints)
+    /// or the card) start from.
+    #[must_use]
+    pub fn ephemeral(agent: Agent) -> Self {
+        const ANY_PORT: &str = "127.0.0.1:0";
+        Self {
+            jsonrpc_addr: ANY_PORT.to_owned(),
+            grpc_addr: Some(ANY_PORT.to_owned()),
+            rest_addr: Some(ANY_PORT.to_owned()),
+            ..Self::new(agent)
         }
     }
 }
@@ -149,7 +183,7 @@ pub enum ServeError {
     /// A listener could not be bound.
     #[error("cannot bind the {what} listener on {addr}: {source}")]
     Bind {
-        /// Which listener (`jsonrpc`, …).
+        /// Which listener (`jsonrpc`, `grpc`, `http+json`).
         what: &'static str,
         /// The address asked for.
         addr: String,

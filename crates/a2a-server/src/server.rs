@@ -2,6 +2,7 @@
 
 use std::future::Future;
 use std::io::Write;
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -12,7 +13,7 @@ use tokio::net::TcpListener;
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
-use crate::card::{Endpoint, Protocol, build_card};
+use crate::card::{Endpoint, GrpcUrlStyle, Protocol, build_card};
 use crate::config::{ServeConfig, ServeError};
 use crate::push::HttpPushSender;
 
@@ -20,28 +21,63 @@ use crate::push::HttpPushSender;
 /// tests), then hand them to [`run`] or [`Server::new`]: the ports are known
 /// before anything is served, so the card can name them.
 ///
-/// Today there is the JSON-RPC listener; the gRPC and REST listeners will be
-/// further optional slots, set with their own methods.
+/// JSON-RPC is always there (the card's preferred transport); gRPC and
+/// HTTP+JSON (REST) are optional, each on a listener of its own.
 #[derive(Debug)]
 pub struct Listeners {
     jsonrpc: TcpListener,
+    grpc: Option<TcpListener>,
+    rest: Option<TcpListener>,
 }
 
 impl Listeners {
-    /// Listeners made of an already bound JSON-RPC listener.
+    /// Listeners made of an already bound JSON-RPC listener (no gRPC, no
+    /// REST; add them with [`with_grpc`](Self::with_grpc) and
+    /// [`with_rest`](Self::with_rest)).
     #[must_use]
     pub fn new(jsonrpc: TcpListener) -> Self {
-        Self { jsonrpc }
+        Self {
+            jsonrpc,
+            grpc: None,
+            rest: None,
+        }
     }
 
-    /// Binds every listener the config asks for.
+    /// Adds (or replaces) the gRPC listener.
+    #[must_use]
+    pub fn with_grpc(mut self, grpc: TcpListener) -> Self {
+        self.grpc = Some(grpc);
+        self
+    }
+
+    /// Adds (or replaces) the HTTP+JSON (REST) listener.
+    #[must_use]
+    pub fn with_rest(mut self, rest: TcpListener) -> Self {
+        self.rest = Some(rest);
+        self
+    }
+
+    /// Binds every listener the config asks for: JSON-RPC, and gRPC and
+    /// REST unless their address is `None`.
     ///
     /// # Errors
     ///
     /// [`ServeError::Bind`] naming the listener and address.
     pub async fn bind(config: &ServeConfig) -> Result<Self, ServeError> {
         let jsonrpc = bind("jsonrpc", &config.jsonrpc_addr).await?;
-        Ok(Self { jsonrpc })
+        let grpc = match &config.grpc_addr {
+            Some(addr) => Some(bind("grpc", addr).await?),
+            None => None,
+        };
+        let rest = match &config.rest_addr {
+            Some(addr) => Some(bind("http+json", addr).await?),
+            None => None,
+        };
+        Ok(Self {
+            jsonrpc,
+            grpc,
+            rest,
+        })
     }
 
     /// The bound JSON-RPC listener.
@@ -50,18 +86,49 @@ impl Listeners {
         &self.jsonrpc
     }
 
-    /// The endpoints, preferred (JSON-RPC) first, with URLs whose host is
-    /// `public_host` or the bound IP.
+    /// The bound gRPC listener, if any.
+    #[must_use]
+    pub fn grpc(&self) -> Option<&TcpListener> {
+        self.grpc.as_ref()
+    }
+
+    /// The bound HTTP+JSON (REST) listener, if any.
+    #[must_use]
+    pub fn rest(&self) -> Option<&TcpListener> {
+        self.rest.as_ref()
+    }
+
+    /// The endpoints in card order: JSON-RPC (preferred) first, then gRPC
+    /// and HTTP+JSON when bound, with URLs whose host is `public_host` or
+    /// the bound IP, and the gRPC card URL in `grpc_url_style`.
     ///
     /// # Errors
     ///
     /// When a listener's local address cannot be read.
-    pub fn endpoints(&self, public_host: Option<&str>) -> std::io::Result<Vec<Endpoint>> {
-        Ok(vec![Endpoint::new(
+    pub fn endpoints(
+        &self,
+        public_host: Option<&str>,
+        grpc_url_style: GrpcUrlStyle,
+    ) -> std::io::Result<Vec<Endpoint>> {
+        let mut endpoints = vec![Endpoint::new(
             Protocol::JsonRpc,
             self.jsonrpc.local_addr()?,
             public_host,
-        )])
+        )];
+        if let Some(grpc) = &self.grpc {
+            endpoints.push(
+                Endpoint::new(Protocol::Grpc, grpc.local_addr()?, public_host)
+                    .with_grpc_url_style(grpc_url_style),
+            );
+        }
+        if let Some(rest) = &self.rest {
+            endpoints.push(Endpoint::new(
+                Protocol::HttpJson,
+                rest.local_addr()?,
+                public_host,
+            ));
+        }
+        Ok(endpoints)
     }
 }
 
@@ -105,7 +172,8 @@ impl Server {
     /// address.
     pub async fn new(config: ServeConfig, listeners: Listeners) -> Result<Self, ServeError> {
         let stores = config.store.open().await?;
-        let endpoints = listeners.endpoints(config.public_url_host.as_deref())?;
+        let endpoints =
+            listeners.endpoints(config.public_url_host.as_deref(), config.grpc_url_style)?;
         for e in &endpoints {
             if e.local_addr.ip().is_unspecified() && config.public_url_host.is_none() {
                 tracing::warn!(url = %e.url, "bound to an unspecified address; the card names it literally, set --public-url-host");
@@ -156,9 +224,15 @@ impl Server {
         out.flush()
     }
 
-    /// Serves every listener until `shutdown` completes (or one of them
-    /// fails), then stops accepting, lets open requests finish for up to the
-    /// configured shutdown timeout, and drops what is left.
+    /// Serves every listener (JSON-RPC with `a2a_jsonrpc::router`, gRPC
+    /// with `a2a_grpc::serve`, REST with `a2a_http_json::router`, each
+    /// spawned on a `JoinSet` under one stop token) until `shutdown`
+    /// completes (or one of them fails), then stops all of them from
+    /// accepting, lets open requests and streams finish for up to the
+    /// configured shutdown timeout, and returns. Connections still open
+    /// then are not waited for; they run on in the tasks axum and tonic
+    /// spawned for them until the Tokio runtime is dropped (the `a2a`
+    /// binary exits right after `run` returns, which closes them).
     ///
     /// # Errors
     ///
@@ -171,16 +245,16 @@ impl Server {
         let handler: Arc<dyn RequestHandler> = self.handler;
         let mut servers: JoinSet<Result<(), ServeError>> = JoinSet::new();
 
-        let jsonrpc = jsonrpc_router(Arc::clone(&handler));
+        let Listeners {
+            jsonrpc,
+            grpc,
+            rest,
+        } = self.listeners;
+
+        let app = a2a_jsonrpc::router(Arc::clone(&handler));
         let token = stop.clone();
         servers.spawn(async move {
-            // Small SSE frames must not wait for delayed ACKs (Nagle).
-            let listener = self.listeners.jsonrpc.tap_io(|tcp| {
-                if let Err(e) = tcp.set_nodelay(true) {
-                    tracing::debug!(error = %e, "cannot set TCP_NODELAY");
-                }
-            });
-            axum::serve(listener, jsonrpc)
+            axum::serve(with_nodelay(jsonrpc), app)
                 .with_graceful_shutdown(token.cancelled_owned())
                 .await
                 .map_err(|source| ServeError::Serve {
@@ -188,8 +262,39 @@ impl Server {
                     source,
                 })
         });
+
+        if let Some(listener) = grpc {
+            // `a2a_grpc::serve` sets TCP_NODELAY itself, and reports
+            // NOT_SERVING on the health service once `stop` fires.
+            let handler = Arc::clone(&handler);
+            let token = stop.clone();
+            servers.spawn(async move {
+                a2a_grpc::serve(listener, handler, token.cancelled_owned())
+                    .await
+                    .map_err(|e| ServeError::Serve {
+                        what: "grpc",
+                        source: std::io::Error::other(e),
+                    })
+            });
+        }
+
+        if let Some(listener) = rest {
+            // A listener of its own: the REST router has a fallback route.
+            let app = a2a_http_json::router(Arc::clone(&handler));
+            let token = stop.clone();
+            servers.spawn(async move {
+                axum::serve(with_nodelay(listener), app)
+                    .with_graceful_shutdown(token.cancelled_owned())
+                    .await
+                    .map_err(|source| ServeError::Serve {
+                        what: "http+json",
+                        source,
+                    })
+            });
+        }
+
         for e in &self.endpoints {
-            tracing::info!(protocol = e.protocol.line_name(), url = %e.url, "listening");
+            tracing::info!(protocol = e.protocol.line_name(), url = %e.listening_url, card_url = %e.url, "listening");
         }
 
         let mut result = Ok(());
@@ -233,9 +338,14 @@ fn flatten(done: Result<Result<(), ServeError>, tokio::task::JoinError>) -> Resu
     }
 }
 
-/// The JSON-RPC binding's router.
-fn jsonrpc_router(handler: Arc<dyn RequestHandler>) -> axum::Router {
-    a2a_jsonrpc::router(handler)
+/// `listener` with `TCP_NODELAY` on every accepted connection: small SSE
+/// frames must not wait for delayed ACKs (Nagle).
+fn with_nodelay(listener: TcpListener) -> impl axum::serve::Listener<Addr = SocketAddr> {
+    listener.tap_io(|tcp| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::debug!(error = %e, "cannot set TCP_NODELAY");
+        }
+    })
 }
 
 /// Builds the server for `config` on the bound `listeners` and serves until

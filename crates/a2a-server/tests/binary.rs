@@ -1,22 +1,54 @@
-//! The real `a2a` binary: `a2a serve` prints its listening line, serves the
-//! card, and stops on SIGTERM; the client commands talk to it.
+//! The real `a2a` binary: `a2a serve` prints its listening lines, serves the
+//! card and the three bindings, and stops on SIGTERM; the client commands
+//! talk to it.
 
+use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use a2a_client::Transport;
+use a2a_client::grpc::GrpcTransport;
+use a2a_client::rest::RestTransport;
+use a2a_types::{Message, MessageSendParams, SendMessageResult, TaskState};
+
 const BIN: &str = env!("CARGO_BIN_EXE_a2a");
 const STARTUP: Duration = Duration::from_secs(20);
+
+/// Every listener on a free port (the defaults are fixed ports, which
+/// parallel tests would fight over).
+const FREE_PORTS: [&str; 6] = [
+    "--jsonrpc-addr",
+    "127.0.0.1:0",
+    "--grpc-addr",
+    "127.0.0.1:0",
+    "--rest-addr",
+    "127.0.0.1:0",
+];
 
 /// A running `a2a serve`, killed on drop.
 struct Serve {
     child: Child,
+    /// The JSON-RPC URL from its `listening jsonrpc` line.
     url: String,
+    /// Every `listening <name> <url>` line read so far, by name.
+    lines: BTreeMap<String, String>,
+    stdout: mpsc::Receiver<String>,
 }
 
 impl Serve {
+    /// Starts `a2a serve ARGS` and reads stdout until the `listening` lines
+    /// of every listener the args ask for (jsonrpc, plus grpc and http+json
+    /// unless `--no-grpc` / `--no-rest`).
     fn start(args: &[&str]) -> Self {
+        let mut want = vec!["jsonrpc"];
+        if !args.contains(&"--no-grpc") {
+            want.push("grpc");
+        }
+        if !args.contains(&"--no-rest") {
+            want.push("http+json");
+        }
         let mut child = Command::new(BIN)
             .arg("serve")
             .args(args)
@@ -28,7 +60,7 @@ impl Serve {
             .expect("spawn a2a serve");
         let stdout = child.stdout.take().expect("stdout");
         let (tx, rx) = mpsc::channel();
-        // Reads lines until the listening line, then keeps draining stdout.
+        // Forwards every line (and keeps draining stdout) until it closes.
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
                 let Ok(line) = line else { break };
@@ -36,25 +68,37 @@ impl Serve {
             }
         });
         let deadline = Instant::now() + STARTUP;
-        let url = loop {
+        let mut lines = BTreeMap::new();
+        while !want.iter().all(|w| lines.contains_key(*w)) {
             let left = deadline.saturating_duration_since(Instant::now());
             match rx.recv_timeout(left) {
                 Ok(line) => {
-                    if let Some(url) = line.strip_prefix("listening jsonrpc ") {
-                        break url.to_owned();
+                    let mut words = line.splitn(3, ' ');
+                    if let (Some("listening"), Some(name), Some(url)) =
+                        (words.next(), words.next(), words.next())
+                    {
+                        lines.insert(name.to_owned(), url.to_owned());
                     }
                 }
                 Err(e) => {
                     let _ = child.kill();
-                    panic!("no `listening jsonrpc` line within {STARTUP:?}: {e}");
+                    panic!(
+                        "no `listening` lines for {want:?} within {STARTUP:?} (got {lines:?}): {e}"
+                    );
                 }
             }
-        };
-        Self { child, url }
+        }
+        let url = lines["jsonrpc"].clone();
+        Self {
+            child,
+            url,
+            lines,
+            stdout: rx,
+        }
     }
 
     /// Sends `signal` (`TERM`, `INT`) and waits (bounded) for the exit.
-    fn signal(mut self, signal: &str) -> std::process::ExitStatus {
+    fn signal(&mut self, signal: &str) -> std::process::ExitStatus {
         let pid = self.child.id().to_string();
         let sent = Command::new("kill")
             .args([&format!("-{signal}"), &pid])
@@ -68,9 +112,24 @@ impl Serve {
             }
             assert!(
                 Instant::now() < deadline,
-                "a2a serve did not exit on SIGTERM"
+                "a2a serve did not exit on SIG{signal}"
             );
             std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// After the exit: the stdout lines not read yet (bounded wait for the
+    /// reader thread to see the end of the pipe).
+    fn rest_of_stdout(&self) -> Vec<String> {
+        let deadline = Instant::now() + Duration::from_secs(5);
+        let mut out = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.stdout.recv_timeout(left) {
+                Ok(line) => out.push(line),
+                Err(mpsc::RecvTimeoutError::Disconnected) => return out,
+                Err(mpsc::RecvTimeoutError::Timeout) => panic!("stdout did not close"),
+            }
         }
     }
 }
@@ -93,7 +152,7 @@ fn a2a(args: &[&str]) -> Output {
 
 #[tokio::test]
 async fn serve_prints_the_listening_line_and_serves_the_card() {
-    let serve = Serve::start(&["--jsonrpc-addr", "127.0.0.1:0"]);
+    let mut serve = Serve::start(&FREE_PORTS);
     let url = serve.url.clone();
     assert!(
         url.starts_with("http://127.0.0.1:") && url.ends_with('/'),
@@ -115,7 +174,7 @@ async fn serve_prints_the_listening_line_and_serves_the_card() {
 
 #[test]
 fn serve_stops_gracefully_on_sigint_right_after_the_line() {
-    let serve = Serve::start(&["--jsonrpc-addr", "127.0.0.1:0", "--agent", "conformance"]);
+    let mut serve = Serve::start(&[&FREE_PORTS[..], &["--agent", "conformance"]].concat());
     let status = serve.signal("INT");
     assert!(status.success(), "exit status after SIGINT: {status}");
 }
@@ -126,6 +185,8 @@ fn serve_refuses_stores_it_cannot_open() {
         "serve",
         "--jsonrpc-addr",
         "127.0.0.1:0",
+        "--no-grpc",
+        "--no-rest",
         "--store",
         "sqlite:/tmp/a2a.db",
     ]);
@@ -152,7 +213,14 @@ fn stdout_json(out: &Output) -> serde_json::Value {
 
 #[test]
 fn client_commands_against_a_served_agent() {
-    let serve = Serve::start(&["--jsonrpc-addr", "127.0.0.1:0", "--agent", "demo"]);
+    let serve = Serve::start(&[
+        "--jsonrpc-addr",
+        "127.0.0.1:0",
+        "--no-grpc",
+        "--no-rest",
+        "--agent",
+        "demo",
+    ]);
     let url = serve.url.clone();
     let url = url.as_str();
 
@@ -244,4 +312,152 @@ fn client_commands_against_a_served_agent() {
     let out = a2a(&["get", url, "x"]);
     assert_eq!(out.status.code(), Some(3));
     assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: "));
+}
+
+/// The `url` of the card's interface for `transport`.
+fn interface_url(card: &serde_json::Value, transport: &str) -> Option<String> {
+    card["additionalInterfaces"]
+        .as_array()?
+        .iter()
+        .find(|i| i["transport"] == transport)
+        .map(|i| i["url"].as_str().unwrap().to_owned())
+}
+
+async fn fetch_card(url: &str) -> serde_json::Value {
+    reqwest::get(format!("{url}.well-known/agent-card.json"))
+        .await
+        .expect("card")
+        .json()
+        .await
+        .expect("card JSON")
+}
+
+async fn assert_echoes(transport: &dyn Transport) {
+    let params = MessageSendParams::new(Message::user_text("m-1", "hello binary"));
+    let reply = tokio::time::timeout(STARTUP, transport.send_message(params))
+        .await
+        .expect("answer in time")
+        .expect("message/send");
+    let SendMessageResult::Task(task) = reply else {
+        panic!("expected a task: {reply:?}")
+    };
+    assert_eq!(task.status.state, TaskState::Completed);
+    assert_eq!(task.artifacts.unwrap()[0].text(), "hello binary");
+}
+
+#[tokio::test]
+async fn serve_prints_three_listening_lines_and_the_card_names_them() {
+    let mut serve = Serve::start(&[&FREE_PORTS[..], &["--agent", "echo"]].concat());
+    let names: Vec<&str> = serve.lines.keys().map(String::as_str).collect();
+    assert_eq!(names, ["grpc", "http+json", "jsonrpc"]);
+    let grpc_line = serve.lines["grpc"].clone();
+    let rest_line = serve.lines["http+json"].clone();
+    assert!(
+        grpc_line.starts_with("http://127.0.0.1:") && !grpc_line.ends_with('/'),
+        "{grpc_line}"
+    );
+    assert!(
+        rest_line.starts_with("http://127.0.0.1:") && rest_line.ends_with('/'),
+        "{rest_line}"
+    );
+
+    let card = fetch_card(&serve.url).await;
+    assert_eq!(card["preferredTransport"], "JSONRPC");
+    assert_eq!(card["url"], serve.url.as_str());
+    let transports: Vec<&str> = card["additionalInterfaces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["transport"].as_str().unwrap())
+        .collect();
+    assert_eq!(transports, ["JSONRPC", "GRPC", "HTTP+JSON"]);
+    assert_eq!(interface_url(&card, "JSONRPC").unwrap(), serve.url);
+    // Default `--grpc-url-style host-port`: the line's URL without scheme.
+    let grpc_url = interface_url(&card, "GRPC").unwrap();
+    assert_eq!(grpc_url, grpc_line["http://".len()..]);
+    // REST: the base, without the line's trailing slash.
+    let rest_url = interface_url(&card, "HTTP+JSON").unwrap();
+    assert_eq!(rest_url, rest_line.trim_end_matches('/'));
+
+    assert_echoes(&GrpcTransport::connect(&grpc_url).await.expect("connect")).await;
+    assert_echoes(&RestTransport::new(&rest_url)).await;
+    // The REST listener serves the card too, at the line's URL.
+    assert_eq!(fetch_card(&rest_line).await, card);
+
+    let status = serve.signal("TERM");
+    assert!(status.success(), "exit status after SIGTERM: {status}");
+}
+
+#[tokio::test]
+async fn grpc_url_style_http_writes_the_scheme() {
+    let mut serve = Serve::start(&[
+        "--jsonrpc-addr",
+        "127.0.0.1:0",
+        "--grpc-addr",
+        "127.0.0.1:0",
+        "--no-rest",
+        "--agent",
+        "echo",
+        "--grpc-url-style",
+        "http",
+    ]);
+    let card = fetch_card(&serve.url).await;
+    let grpc_url = interface_url(&card, "GRPC").unwrap();
+    assert_eq!(grpc_url, serve.lines["grpc"]);
+    assert!(grpc_url.starts_with("http://"), "{grpc_url}");
+    assert_echoes(&GrpcTransport::connect(&grpc_url).await.expect("connect")).await;
+    assert!(serve.signal("TERM").success());
+}
+
+#[tokio::test]
+async fn no_grpc_and_no_rest_omit_the_interface_and_the_line() {
+    for (off, on_addr, gone_line, gone_transport) in [
+        ("--no-grpc", "--rest-addr", "grpc", "GRPC"),
+        ("--no-rest", "--grpc-addr", "http+json", "HTTP+JSON"),
+    ] {
+        let mut serve = Serve::start(&[
+            "--jsonrpc-addr",
+            "127.0.0.1:0",
+            on_addr,
+            "127.0.0.1:0",
+            "--agent",
+            "echo",
+            off,
+        ]);
+        let card = fetch_card(&serve.url).await;
+        assert!(interface_url(&card, gone_transport).is_none(), "{card}");
+        assert_eq!(card["additionalInterfaces"].as_array().unwrap().len(), 2);
+        assert!(serve.signal("TERM").success());
+        let late = serve.rest_of_stdout();
+        assert!(
+            !serve.lines.contains_key(gone_line)
+                && !late.iter().any(|l| l.starts_with("listening ")),
+            "{off}: {:?} then {late:?}",
+            serve.lines
+        );
+    }
+
+    let mut serve = Serve::start(&["--jsonrpc-addr", "127.0.0.1:0", "--no-grpc", "--no-rest"]);
+    let card = fetch_card(&serve.url).await;
+    assert_eq!(
+        card["additionalInterfaces"],
+        serde_json::json!([{"transport": "JSONRPC", "url": serve.url}])
+    );
+    assert!(serve.signal("TERM").success());
+    assert!(serve.rest_of_stdout().is_empty());
+    assert_eq!(serve.lines.len(), 1);
+}
+
+#[test]
+fn a_binding_cannot_be_both_off_and_addressed() {
+    for args in [
+        ["serve", "--no-grpc", "--grpc-addr", "127.0.0.1:0"],
+        ["serve", "--no-rest", "--rest-addr", "127.0.0.1:0"],
+    ] {
+        let out = a2a(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("cannot be used with"), "{stderr}");
+    }
 }

@@ -118,7 +118,7 @@ async fn public_url_host_goes_into_the_card_and_the_line() {
 #[tokio::test]
 async fn listeners_bind_reports_the_address() {
     let taken = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let mut config = ServeConfig::new(Agent::demo());
+    let mut config = ServeConfig::ephemeral(Agent::demo());
     config.jsonrpc_addr = taken.local_addr().unwrap().to_string();
     let err = Listeners::bind(&config).await.unwrap_err().to_string();
     assert!(
@@ -129,6 +129,13 @@ async fn listeners_bind_reports_the_address() {
     config.jsonrpc_addr = "127.0.0.1:0".into();
     let listeners = Listeners::bind(&config).await.unwrap();
     assert_ne!(listeners.jsonrpc().local_addr().unwrap().port(), 0);
+    assert_ne!(listeners.grpc().unwrap().local_addr().unwrap().port(), 0);
+    assert_ne!(listeners.rest().unwrap().local_addr().unwrap().port(), 0);
+
+    config.grpc_addr = None;
+    config.rest_addr = None;
+    let listeners = Listeners::bind(&config).await.unwrap();
+    assert!(listeners.grpc().is_none() && listeners.rest().is_none());
 }
 
 #[tokio::test]

@@ -95,7 +95,7 @@ impl AgentExecutor for DemoAgent {
         let Some(message) = ctx.message.clone() else {
             return Err(A2aError::invalid_params("no message to answer"));
         };
-        if ctx.task.is_none() && wants_message_reply(&ctx, &message) {
+        if ctx.task.is_none() && super::wants_message_reply(&ctx) {
             let mut reply = Message::agent_text(new_id(), message.text());
             reply.context_id = Some(ctx.context_id.clone());
             return events.publish(StreamResponse::Message(reply)).await;
@@ -114,14 +114,6 @@ impl AgentExecutor for DemoAgent {
             Command::Countdown(n) => countdown(&ctx, &task, n).await,
         }
     }
-}
-
-/// `"reply": "message"` in the request's or the message's metadata.
-fn wants_message_reply(ctx: &RequestContext, message: &Message) -> bool {
-    [ctx.metadata.as_ref(), message.metadata.as_ref()]
-        .into_iter()
-        .flatten()
-        .any(|m| m.get("reply").and_then(|v| v.as_str()) == Some("message"))
 }
 
 /// The task's latest agent message (its status message, else the last agent

@@ -5,14 +5,26 @@
 //! |---|---|---|
 //! | [`demo::DemoAgent`] | `demo` | skills `echo` (streams the text back in chunks), `interview` (asks a question), `countdown N` (a long, cancellable task) |
 //! | [`conformance::ConformanceAgent`] | `conformance` | behaves like the reference agent of the public A2A conformance suite (a2a-tck): tasks stay `working` until canceled |
+//! | [`echo::EchoAgent`] | `echo` | skill `echo`: answers at once with a completed task holding one artifact with the text (or a single message with metadata `"reply": "message"`); for benchmarks |
 
 use std::sync::Arc;
 
-use a2a_core::AgentExecutor;
+use a2a_core::{AgentExecutor, RequestContext};
 use a2a_types::AgentSkill;
 
 pub mod conformance;
 pub mod demo;
+pub mod echo;
+
+/// `"reply": "message"` in the request's (`MessageSendParams.metadata`) or
+/// the message's metadata: the caller wants a single `Message` back.
+fn wants_message_reply(ctx: &RequestContext) -> bool {
+    let message = ctx.message.as_ref().and_then(|m| m.metadata.as_ref());
+    [ctx.metadata.as_ref(), message]
+        .into_iter()
+        .flatten()
+        .any(|m| m.get("reply").and_then(|v| v.as_str()) == Some("message"))
+}
 
 /// The media types the shipped agents accept besides text and JSON.
 pub const FILE_INPUT_MODES: &[&str] = &[
@@ -145,6 +157,12 @@ impl Agent {
     pub fn conformance() -> Self {
         Self::new(conformance::description(), conformance::ConformanceAgent)
     }
+
+    /// The echo agent ([`echo::EchoAgent`]).
+    #[must_use]
+    pub fn echo() -> Self {
+        Self::new(echo::description(), echo::EchoAgent)
+    }
 }
 
 /// The shipped agents, by their `--agent` name.
@@ -155,6 +173,8 @@ pub enum AgentKind {
     Demo,
     /// The a2a-tck reference behaviour.
     Conformance,
+    /// A completed task with the text as its one artifact, at once.
+    Echo,
 }
 
 impl AgentKind {
@@ -164,6 +184,7 @@ impl AgentKind {
         match self {
             Self::Demo => Agent::demo(),
             Self::Conformance => Agent::conformance(),
+            Self::Echo => Agent::echo(),
         }
     }
 }
