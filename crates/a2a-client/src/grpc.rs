@@ -80,6 +80,7 @@ pub use tonic::metadata::{AsciiMetadataKey, AsciiMetadataValue};
 use tonic::transport::{Channel, Endpoint, Uri};
 use tonic::{Code, Status, Streaming};
 
+use crate::interceptor::{CallInterceptor, Chain, Operation};
 use crate::{ClientError, EventStream, Transport};
 
 pub use tonic;
@@ -95,6 +96,7 @@ pub const EXTENSIONS_METADATA: &str = "x-a2a-extensions";
 pub struct GrpcTransport {
     client: A2aServiceClient<Channel>,
     metadata: MetadataMap,
+    interceptors: Chain,
     target: String,
 }
 
@@ -146,6 +148,7 @@ impl GrpcTransport {
         Self {
             client: A2aServiceClient::new(channel),
             metadata: MetadataMap::new(),
+            interceptors: Chain::default(),
             target: String::new(),
         }
     }
@@ -166,6 +169,7 @@ impl GrpcTransport {
             target: origin.to_string(),
             client: A2aServiceClient::with_origin(channel, origin),
             metadata: MetadataMap::new(),
+            interceptors: Chain::default(),
         }
     }
 
@@ -177,6 +181,20 @@ impl GrpcTransport {
         self
     }
 
+    /// Runs `interceptor` before every call (after the earlier ones); what
+    /// it puts in [`CallMeta::headers`](crate::interceptor::CallMeta::headers)
+    /// is sent as metadata. See [`interceptor`](crate::interceptor).
+    #[must_use]
+    pub fn with_interceptor(mut self, interceptor: impl CallInterceptor) -> Self {
+        self.interceptors.push(std::sync::Arc::new(interceptor));
+        self
+    }
+
+    pub(crate) fn with_chain(mut self, chain: &Chain) -> Self {
+        self.interceptors.extend(chain);
+        self
+    }
+
     /// The URL calls go to (`http://host:port[/prefix]`), empty for
     /// [`from_channel`](Self::from_channel).
     #[must_use]
@@ -184,10 +202,21 @@ impl GrpcTransport {
         &self.target
     }
 
-    fn request<T>(&self, message: T) -> tonic::Request<T> {
+    /// A request carrying the fixed metadata, then what the interceptors
+    /// set.
+    async fn request<T>(
+        &self,
+        op: Operation,
+        message: T,
+    ) -> Result<tonic::Request<T>, ClientError> {
+        let base = self.metadata.clone().into_headers();
+        let headers = self
+            .interceptors
+            .headers(op, a2a_types::TRANSPORT_GRPC, &base)
+            .await?;
         let mut request = tonic::Request::new(message);
-        request.metadata_mut().clone_from(&self.metadata);
-        request
+        *request.metadata_mut() = metadata_from_headers(headers);
+        Ok(request)
     }
 
     fn client(&self) -> A2aServiceClient<Channel> {
@@ -220,6 +249,36 @@ impl GrpcTransport {
             futures::stream::once(async move { Ok(first) }).chain(rest),
         ))
     }
+}
+
+/// Headers as gRPC metadata: names are lower case already; reserved names
+/// and values that cannot be ASCII metadata are dropped.
+fn metadata_from_headers(headers: http::HeaderMap) -> MetadataMap {
+    let mut metadata = MetadataMap::with_capacity(headers.len());
+    for (name, value) in &headers {
+        let key = name.as_str();
+        if matches!(key, "content-type" | "te" | "host" | "user-agent") || key.starts_with("grpc-")
+        {
+            continue;
+        }
+        if key.ends_with("-bin") {
+            if let Ok(key) = tonic::metadata::BinaryMetadataKey::from_bytes(key.as_bytes()) {
+                metadata.append_bin(
+                    key,
+                    tonic::metadata::BinaryMetadataValue::from_bytes(value.as_bytes()),
+                );
+            }
+            continue;
+        }
+        let (Ok(key), Ok(value)) = (
+            AsciiMetadataKey::from_bytes(key.as_bytes()),
+            AsciiMetadataValue::try_from(value.as_bytes()),
+        ) else {
+            continue;
+        };
+        metadata.append(key, value);
+    }
+    metadata
 }
 
 /// The endpoint and the full origin (with its path prefix, if any) of a
@@ -330,7 +389,10 @@ impl Transport for GrpcTransport {
     ) -> Result<SendMessageResult, ClientError> {
         let reply = self
             .client()
-            .send_message(self.request(send_request(params)))
+            .send_message(
+                self.request(Operation::SendMessage, send_request(params))
+                    .await?,
+            )
             .await
             .map_err(|s| status_error(&s))?;
         decode("SendMessage", reply.into_inner())
@@ -342,7 +404,10 @@ impl Transport for GrpcTransport {
     ) -> Result<EventStream, ClientError> {
         let call = self
             .client()
-            .send_streaming_message(self.request(send_request(params)))
+            .send_streaming_message(
+                self.request(Operation::SendStreamingMessage, send_request(params))
+                    .await?,
+            )
             .await;
         Self::events(call).await
     }
@@ -350,7 +415,10 @@ impl Transport for GrpcTransport {
     async fn get_task(&self, params: TaskQueryParams) -> Result<Task, ClientError> {
         let reply = self
             .client()
-            .get_task(self.request(pb::GetTaskRequest::from(params)))
+            .get_task(
+                self.request(Operation::GetTask, pb::GetTaskRequest::from(params))
+                    .await?,
+            )
             .await
             .map_err(|s| status_error(&s))?;
         decode("GetTask", reply.into_inner())
@@ -359,7 +427,10 @@ impl Transport for GrpcTransport {
     async fn cancel_task(&self, params: TaskIdParams) -> Result<Task, ClientError> {
         let reply = self
             .client()
-            .cancel_task(self.request(pb::CancelTaskRequest::from(params)))
+            .cancel_task(
+                self.request(Operation::CancelTask, pb::CancelTaskRequest::from(params))
+                    .await?,
+            )
             .await
             .map_err(|s| status_error(&s))?;
         decode("CancelTask", reply.into_inner())
@@ -368,7 +439,13 @@ impl Transport for GrpcTransport {
     async fn resubscribe_task(&self, params: TaskIdParams) -> Result<EventStream, ClientError> {
         let call = self
             .client()
-            .task_subscription(self.request(pb::TaskSubscriptionRequest::from(params)))
+            .task_subscription(
+                self.request(
+                    Operation::ResubscribeTask,
+                    pb::TaskSubscriptionRequest::from(params),
+                )
+                .await?,
+            )
             .await;
         Self::events(call).await
     }
@@ -380,7 +457,11 @@ impl Transport for GrpcTransport {
         let reply = self
             .client()
             .create_task_push_notification_config(
-                self.request(pb::CreateTaskPushNotificationConfigRequest::from(params)),
+                self.request(
+                    Operation::SetPushConfig,
+                    pb::CreateTaskPushNotificationConfigRequest::from(params),
+                )
+                .await?,
             )
             .await
             .map_err(|s| status_error(&s))?;
@@ -394,7 +475,11 @@ impl Transport for GrpcTransport {
         let reply = self
             .client()
             .get_task_push_notification_config(
-                self.request(pb::GetTaskPushNotificationConfigRequest::from(params)),
+                self.request(
+                    Operation::GetPushConfig,
+                    pb::GetTaskPushNotificationConfigRequest::from(params),
+                )
+                .await?,
             )
             .await
             .map_err(|s| status_error(&s))?;
@@ -408,7 +493,11 @@ impl Transport for GrpcTransport {
         let reply = self
             .client()
             .list_task_push_notification_config(
-                self.request(pb::ListTaskPushNotificationConfigRequest::from(params)),
+                self.request(
+                    Operation::ListPushConfigs,
+                    pb::ListTaskPushNotificationConfigRequest::from(params),
+                )
+                .await?,
             )
             .await
             .map_err(|s| status_error(&s))?;
@@ -421,7 +510,11 @@ impl Transport for GrpcTransport {
     ) -> Result<(), ClientError> {
         self.client()
             .delete_task_push_notification_config(
-                self.request(pb::DeleteTaskPushNotificationConfigRequest::from(params)),
+                self.request(
+                    Operation::DeletePushConfig,
+                    pb::DeleteTaskPushNotificationConfigRequest::from(params),
+                )
+                .await?,
             )
             .await
             .map_err(|s| status_error(&s))?;
@@ -431,7 +524,10 @@ impl Transport for GrpcTransport {
     async fn get_extended_agent_card(&self) -> Result<AgentCard, ClientError> {
         let reply = self
             .client()
-            .get_agent_card(self.request(pb::GetAgentCardRequest {}))
+            .get_agent_card(
+                self.request(Operation::GetExtendedAgentCard, pb::GetAgentCardRequest {})
+                    .await?,
+            )
             .await
             .map_err(|s| status_error(&s))?;
         decode("GetAgentCard", reply.into_inner())

@@ -31,12 +31,7 @@
 
 use std::sync::atomic::{AtomicI64, Ordering};
 
-use a2a_types::jsonrpc::{
-    JsonRpcRequest, METHOD_GET_EXTENDED_CARD, METHOD_MESSAGE_SEND, METHOD_MESSAGE_STREAM,
-    METHOD_PUSH_CONFIG_DELETE, METHOD_PUSH_CONFIG_GET, METHOD_PUSH_CONFIG_LIST,
-    METHOD_PUSH_CONFIG_SET, METHOD_TASKS_CANCEL, METHOD_TASKS_GET, METHOD_TASKS_RESUBSCRIBE,
-    Version,
-};
+use a2a_types::jsonrpc::{JsonRpcRequest, Version};
 use a2a_types::{
     A2aError, AgentCard, DeleteTaskPushNotificationConfigParams,
     GetTaskPushNotificationConfigParams, ListTaskPushNotificationConfigParams, MessageSendParams,
@@ -52,12 +47,11 @@ use serde::de::{DeserializeOwned, IgnoredAny};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::value::RawValue;
 
+use crate::card::CardResolver;
+pub use crate::card::{AGENT_CARD_PATH, LEGACY_AGENT_CARD_PATH};
+use crate::interceptor::{CallInterceptor, Chain, Operation};
+use crate::util::{is_event_stream, is_gateway_error, unreachable};
 use crate::{ClientError, EventStream, Transport};
-
-/// The path of the agent card (A2A v0.3.0), relative to the agent's base URL.
-pub const AGENT_CARD_PATH: &str = "/.well-known/agent-card.json";
-/// The legacy path of the agent card (A2A ≤ 0.2), tried second.
-pub const LEGACY_AGENT_CARD_PATH: &str = "/.well-known/agent.json";
 
 const APPLICATION_JSON: &str = "application/json";
 const TEXT_EVENT_STREAM: &str = "text/event-stream";
@@ -71,6 +65,7 @@ pub struct JsonRpcTransport {
     url: String,
     client: reqwest::Client,
     headers: HeaderMap,
+    interceptors: Chain,
     next_id: AtomicI64,
 }
 
@@ -82,6 +77,7 @@ impl JsonRpcTransport {
             url: url.into(),
             client: reqwest::Client::new(),
             headers: HeaderMap::new(),
+            interceptors: Chain::default(),
             next_id: AtomicI64::new(1),
         }
     }
@@ -99,6 +95,19 @@ impl JsonRpcTransport {
     #[must_use]
     pub fn with_header(mut self, name: HeaderName, value: HeaderValue) -> Self {
         self.headers.append(name, value);
+        self
+    }
+
+    /// Runs `interceptor` before every call (after the earlier ones); see
+    /// [`interceptor`](crate::interceptor).
+    #[must_use]
+    pub fn with_interceptor(mut self, interceptor: impl CallInterceptor) -> Self {
+        self.interceptors.push(std::sync::Arc::new(interceptor));
+        self
+    }
+
+    pub(crate) fn with_chain(mut self, chain: &Chain) -> Self {
+        self.interceptors.extend(chain);
         self
     }
 
@@ -127,12 +136,17 @@ impl JsonRpcTransport {
 
     async fn post(
         &self,
+        op: Operation,
         body: Vec<u8>,
         accept: &'static str,
     ) -> Result<reqwest::Response, ClientError> {
+        let headers = self
+            .interceptors
+            .headers(op, a2a_types::TRANSPORT_JSONRPC, &self.headers)
+            .await?;
         self.client
             .post(&self.url)
-            .headers(self.headers.clone())
+            .headers(headers)
             .header(CONTENT_TYPE, APPLICATION_JSON)
             .header(ACCEPT, accept)
             .body(body)
@@ -144,11 +158,12 @@ impl JsonRpcTransport {
     /// One unary call.
     async fn call<P: Serialize, R: DeserializeOwned>(
         &self,
-        method: &str,
+        op: Operation,
         params: Option<&P>,
     ) -> Result<R, ClientError> {
+        let method = op.json_rpc_method();
         let body = self.request_body(method, params)?;
-        let response = self.post(body, APPLICATION_JSON).await?;
+        let response = self.post(op, body, APPLICATION_JSON).await?;
         let status = response.status();
         let bytes = response.bytes().await.map_err(|e| unreachable(&e))?;
         decode_unary(method, status, &bytes)
@@ -157,21 +172,14 @@ impl JsonRpcTransport {
     /// One streaming call; waits for the first event (see the module docs).
     async fn stream<P: Serialize>(
         &self,
-        method: &str,
+        op: Operation,
         params: &P,
     ) -> Result<EventStream, ClientError> {
+        let method = op.json_rpc_method();
         let body = self.request_body(method, Some(params))?;
-        let response = self.post(body, TEXT_EVENT_STREAM).await?;
+        let response = self.post(op, body, TEXT_EVENT_STREAM).await?;
         let status = response.status();
-        let is_sse = response
-            .headers()
-            .get(CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .is_some_and(|ct| {
-                ct.trim_start()
-                    .get(..TEXT_EVENT_STREAM.len())
-                    .is_some_and(|p| p.eq_ignore_ascii_case(TEXT_EVENT_STREAM))
-            });
+        let is_sse = is_event_stream(response.headers().get(CONTENT_TYPE));
         if !is_sse {
             let bytes = response.bytes().await.map_err(|e| unreachable(&e))?;
             let event: StreamResponse = decode_unary(method, status, &bytes)?;
@@ -201,68 +209,81 @@ impl Transport for JsonRpcTransport {
         &self,
         params: MessageSendParams,
     ) -> Result<SendMessageResult, ClientError> {
-        self.call(METHOD_MESSAGE_SEND, Some(&params)).await
+        self.call(Operation::SendMessage, Some(&params)).await
     }
 
     async fn send_message_stream(
         &self,
         params: MessageSendParams,
     ) -> Result<EventStream, ClientError> {
-        self.stream(METHOD_MESSAGE_STREAM, &params).await
+        self.stream(Operation::SendStreamingMessage, &params).await
     }
 
     async fn get_task(&self, params: TaskQueryParams) -> Result<Task, ClientError> {
-        self.call(METHOD_TASKS_GET, Some(&params)).await
+        self.call(Operation::GetTask, Some(&params)).await
     }
 
     async fn cancel_task(&self, params: TaskIdParams) -> Result<Task, ClientError> {
-        self.call(METHOD_TASKS_CANCEL, Some(&params)).await
+        self.call(Operation::CancelTask, Some(&params)).await
     }
 
     async fn resubscribe_task(&self, params: TaskIdParams) -> Result<EventStream, ClientError> {
-        self.stream(METHOD_TASKS_RESUBSCRIBE, &params).await
+        self.stream(Operation::ResubscribeTask, &params).await
     }
 
     async fn set_push_config(
         &self,
         params: TaskPushNotificationConfig,
     ) -> Result<TaskPushNotificationConfig, ClientError> {
-        self.call(METHOD_PUSH_CONFIG_SET, Some(&params)).await
+        self.call(Operation::SetPushConfig, Some(&params)).await
     }
 
     async fn get_push_config(
         &self,
         params: GetTaskPushNotificationConfigParams,
     ) -> Result<TaskPushNotificationConfig, ClientError> {
-        self.call(METHOD_PUSH_CONFIG_GET, Some(&params)).await
+        self.call(Operation::GetPushConfig, Some(&params)).await
     }
 
     async fn list_push_configs(
         &self,
         params: ListTaskPushNotificationConfigParams,
     ) -> Result<Vec<TaskPushNotificationConfig>, ClientError> {
-        self.call(METHOD_PUSH_CONFIG_LIST, Some(&params)).await
+        self.call(Operation::ListPushConfigs, Some(&params)).await
     }
 
     async fn delete_push_config(
         &self,
         params: DeleteTaskPushNotificationConfigParams,
     ) -> Result<(), ClientError> {
-        // The result is `null`; any result is accepted.
-        let IgnoredAny = self.call(METHOD_PUSH_CONFIG_DELETE, Some(&params)).await?;
+        // The result is `null`; any result is accepted, and so is a success
+        // response without `result` (the Python SDK server drops the
+        // `"result": null` member).
+        let op = Operation::DeletePushConfig;
+        let method = op.json_rpc_method();
+        let body = self.request_body(method, Some(&params))?;
+        let response = self.post(op, body, APPLICATION_JSON).await?;
+        let status = response.status();
+        let bytes = response.bytes().await.map_err(|e| unreachable(&e))?;
+        if status.is_success() && is_result_less_success(&bytes) {
+            return Ok(());
+        }
+        let IgnoredAny = decode_unary(method, status, &bytes)?;
         Ok(())
     }
 
     async fn get_extended_agent_card(&self) -> Result<AgentCard, ClientError> {
-        self.call(METHOD_GET_EXTENDED_CARD, None::<&()>).await
+        self.call(Operation::GetExtendedAgentCard, None::<&()>)
+            .await
     }
 }
 
 /// Fetches the agent card from `base_url`: `{base_url}/.well-known/agent-card.json`,
 /// then the legacy `{base_url}/.well-known/agent.json` when the first is
-/// missing. A `base_url` ending in `.json` is fetched as is.
+/// missing. A `base_url` ending in `.json` is fetched as is. See
+/// [`CardResolver`] for custom paths, headers and interceptors.
 pub async fn fetch_agent_card(base_url: &str) -> Result<AgentCard, ClientError> {
-    fetch_agent_card_with(&reqwest::Client::new(), base_url).await
+    CardResolver::new(base_url).resolve().await
 }
 
 /// [`fetch_agent_card`] with a given `reqwest::Client`.
@@ -270,72 +291,10 @@ pub async fn fetch_agent_card_with(
     client: &reqwest::Client,
     base_url: &str,
 ) -> Result<AgentCard, ClientError> {
-    let base = base_url.trim_end_matches('/');
-    if base.ends_with(".json") {
-        return match get_card(client, base).await? {
-            CardFetch::Found(card) => Ok(*card),
-            CardFetch::Missing(status) => Err(ClientError::InvalidResponse(format!(
-                "no agent card at {base} (HTTP {status})"
-            ))),
-        };
-    }
-    let current = format!("{base}{AGENT_CARD_PATH}");
-    let first = match get_card(client, &current).await? {
-        CardFetch::Found(card) => return Ok(*card),
-        CardFetch::Missing(status) => status,
-    };
-    let legacy = format!("{base}{LEGACY_AGENT_CARD_PATH}");
-    match get_card(client, &legacy).await? {
-        CardFetch::Found(card) => Ok(*card),
-        CardFetch::Missing(second) => Err(ClientError::InvalidResponse(format!(
-            "no agent card at {current} (HTTP {first}) nor at {legacy} (HTTP {second})"
-        ))),
-    }
-}
-
-enum CardFetch {
-    Found(Box<AgentCard>),
-    Missing(StatusCode),
-}
-
-async fn get_card(client: &reqwest::Client, url: &str) -> Result<CardFetch, ClientError> {
-    let response = client
-        .get(url)
-        .header(ACCEPT, APPLICATION_JSON)
-        .send()
+    CardResolver::new(base_url)
+        .with_client(client.clone())
+        .resolve()
         .await
-        .map_err(|e| unreachable(&e))?;
-    let status = response.status();
-    if is_gateway_error(status) {
-        return Err(status_error(status, b""));
-    }
-    if !status.is_success() {
-        return Ok(CardFetch::Missing(status));
-    }
-    let bytes = response.bytes().await.map_err(|e| unreachable(&e))?;
-    serde_json::from_slice(&bytes)
-        .map(|card| CardFetch::Found(Box::new(card)))
-        .map_err(|e| ClientError::InvalidResponse(format!("malformed agent card at {url}: {e}")))
-}
-
-/// A connection-level failure, with the causes (reqwest's own message
-/// rarely says why).
-fn unreachable(e: &reqwest::Error) -> ClientError {
-    let mut msg = e.to_string();
-    let mut source = std::error::Error::source(e);
-    while let Some(s) = source {
-        msg.push_str(": ");
-        msg.push_str(&s.to_string());
-        source = s.source();
-    }
-    ClientError::Unreachable(msg)
-}
-
-fn is_gateway_error(status: StatusCode) -> bool {
-    matches!(
-        status,
-        StatusCode::BAD_GATEWAY | StatusCode::SERVICE_UNAVAILABLE | StatusCode::GATEWAY_TIMEOUT
-    )
 }
 
 /// A non-2xx answer that carries no JSON-RPC error.
@@ -389,6 +348,16 @@ fn parse_reply(body: &[u8]) -> Result<Reply<'_>, String> {
         (None, Some(result)) => Ok(Reply::Result(result)),
         (None, None) => Err("a JSON-RPC response with neither `result` nor `error`".to_owned()),
     }
+}
+
+/// A JSON-RPC response object with neither `result` nor `error`: a `null`
+/// result whose member was left out.
+fn is_result_less_success(body: &[u8]) -> bool {
+    serde_json::from_slice::<serde_json::Map<String, serde_json::Value>>(body).is_ok_and(|m| {
+        m.get("jsonrpc").and_then(serde_json::Value::as_str) == Some("2.0")
+            && !m.contains_key("result")
+            && !m.contains_key("error")
+    })
 }
 
 fn decode_unary<R: DeserializeOwned>(
@@ -453,6 +422,11 @@ mod tests {
         };
         assert_eq!(e, A2aError::task_not_found("gone"));
         assert!(parse_reply(br#"{"jsonrpc":"2.0","id":1}"#).is_err());
+        assert!(is_result_less_success(br#"{"jsonrpc":"2.0","id":1}"#));
+        assert!(!is_result_less_success(
+            br#"{"jsonrpc":"2.0","id":1,"result":null}"#
+        ));
+        assert!(!is_result_less_success(br#"{"id":1}"#));
         assert!(parse_reply(b"[]").is_err());
         assert!(parse_reply(br#"{"error":{"code":99999999999,"message":"x"}}"#).is_err());
 

@@ -28,9 +28,10 @@
 //! | `get_extended_agent_card` | `GET /v1/card`, answer in the JSON-schema shape (what servers put there, the Python SDK's included) |
 //!
 //! Ids are percent-encoded in paths (everything but `A-Z a-z 0-9 - . _ ~`).
-//! Bodies are written with pbjson (camelCase, enum names; `blocking` is
-//! always explicit when a configuration is given, like the Python SDK
-//! client); answers are read leniently (camelCase or snake_case, unknown
+//! Bodies are written with pbjson (camelCase, enum names; a configuration
+//! with an explicit `blocking` is always sent, `true` unless the params say
+//! otherwise, like the Python SDK client, because a proto3 bool cannot be
+//! absent and servers read a missing configuration as non-blocking); answers are read leniently (camelCase or snake_case, unknown
 //! keys ignored, timestamps with any offset).
 //!
 //! # Errors
@@ -77,6 +78,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use crate::interceptor::{CallInterceptor, Chain, Operation};
+use crate::util::{is_event_stream, unreachable};
 use crate::{ClientError, EventStream, Transport};
 
 const APPLICATION_JSON: &str = "application/json";
@@ -90,6 +93,7 @@ pub struct RestTransport {
     base: String,
     client: reqwest::Client,
     headers: HeaderMap,
+    interceptors: Chain,
 }
 
 impl RestTransport {
@@ -105,6 +109,7 @@ impl RestTransport {
             base,
             client: reqwest::Client::new(),
             headers: HeaderMap::new(),
+            interceptors: Chain::default(),
         }
     }
 
@@ -124,6 +129,19 @@ impl RestTransport {
         self
     }
 
+    /// Runs `interceptor` before every call (after the earlier ones); see
+    /// [`interceptor`](crate::interceptor).
+    #[must_use]
+    pub fn with_interceptor(mut self, interceptor: impl CallInterceptor) -> Self {
+        self.interceptors.push(std::sync::Arc::new(interceptor));
+        self
+    }
+
+    pub(crate) fn with_chain(mut self, chain: &Chain) -> Self {
+        self.interceptors.extend(chain);
+        self
+    }
+
     /// The base URL (without a trailing `/`).
     #[must_use]
     pub fn base_url(&self) -> &str {
@@ -132,15 +150,24 @@ impl RestTransport {
 
     async fn send(
         &self,
+        op: Op,
         method: Method,
         path: &str,
         body: Option<Vec<u8>>,
         accept: &'static str,
     ) -> Result<reqwest::Response, ClientError> {
+        let headers = self
+            .interceptors
+            .headers(
+                op.operation(),
+                a2a_types::TRANSPORT_HTTP_JSON,
+                &self.headers,
+            )
+            .await?;
         let mut request = self
             .client
             .request(method, format!("{}{path}", self.base))
-            .headers(self.headers.clone())
+            .headers(headers)
             .header(ACCEPT, accept);
         if let Some(body) = body {
             request = request.header(CONTENT_TYPE, APPLICATION_JSON).body(body);
@@ -156,7 +183,7 @@ impl RestTransport {
         path: &str,
         body: Option<Vec<u8>>,
     ) -> Result<R, ClientError> {
-        let response = self.send(method, path, body, APPLICATION_JSON).await?;
+        let response = self.send(op, method, path, body, APPLICATION_JSON).await?;
         let status = response.status();
         let bytes = response.bytes().await.map_err(|e| unreachable(&e))?;
         if !status.is_success() {
@@ -175,17 +202,9 @@ impl RestTransport {
         path: &str,
         body: Option<Vec<u8>>,
     ) -> Result<EventStream, ClientError> {
-        let response = self.send(method, path, body, TEXT_EVENT_STREAM).await?;
+        let response = self.send(op, method, path, body, TEXT_EVENT_STREAM).await?;
         let status = response.status();
-        let is_sse = response
-            .headers()
-            .get(CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .is_some_and(|ct| {
-                ct.trim_start()
-                    .get(..TEXT_EVENT_STREAM.len())
-                    .is_some_and(|p| p.eq_ignore_ascii_case(TEXT_EVENT_STREAM))
-            });
+        let is_sse = is_event_stream(response.headers().get(CONTENT_TYPE));
         if !is_sse {
             let bytes = response.bytes().await.map_err(|e| unreachable(&e))?;
             if !status.is_success() {
@@ -237,6 +256,21 @@ impl Op {
             Self::GetCard => "card",
         }
     }
+
+    fn operation(self) -> Operation {
+        match self {
+            Self::SendMessage => Operation::SendMessage,
+            Self::SendMessageStream => Operation::SendStreamingMessage,
+            Self::GetTask => Operation::GetTask,
+            Self::CancelTask => Operation::CancelTask,
+            Self::Resubscribe => Operation::ResubscribeTask,
+            Self::SetPushConfig => Operation::SetPushConfig,
+            Self::GetPushConfig => Operation::GetPushConfig,
+            Self::ListPushConfigs => Operation::ListPushConfigs,
+            Self::DeletePushConfig => Operation::DeletePushConfig,
+            Self::GetCard => Operation::GetExtendedAgentCard,
+        }
+    }
 }
 
 fn error_for(op: Op, status: StatusCode, body: &[u8]) -> ClientError {
@@ -250,6 +284,16 @@ fn error_for(op: Op, status: StatusCode, body: &[u8]) -> ClientError {
         }
         other => other,
     }
+}
+
+/// Always sends a configuration, so that `blocking` keeps its JSON-RPC
+/// default: a proto3 bool cannot be absent, and servers (the Python SDK's
+/// included) read a request without configuration as non-blocking.
+fn send_request(mut params: MessageSendParams) -> v1::SendMessageRequest {
+    params
+        .configuration
+        .get_or_insert_with(a2a_types::MessageSendConfiguration::default);
+    params.into()
 }
 
 fn pb_body<T: Serialize>(msg: &T) -> Result<Vec<u8>, ClientError> {
@@ -278,7 +322,7 @@ impl Transport for RestTransport {
         &self,
         params: MessageSendParams,
     ) -> Result<SendMessageResult, ClientError> {
-        let body = pb_body(&v1::SendMessageRequest::from(params))?;
+        let body = pb_body(&send_request(params))?;
         let answer: v1::SendMessageResponse = self
             .call(
                 Op::SendMessage,
@@ -294,7 +338,7 @@ impl Transport for RestTransport {
         &self,
         params: MessageSendParams,
     ) -> Result<EventStream, ClientError> {
-        let body = pb_body(&v1::SendMessageRequest::from(params))?;
+        let body = pb_body(&send_request(params))?;
         self.stream(
             Op::SendMessageStream,
             Method::POST,
@@ -374,7 +418,13 @@ impl Transport for RestTransport {
         let name = v1::DeleteTaskPushNotificationConfigRequest::from(params).name;
         // The answer is `{}` (google.protobuf.Empty); any body is accepted.
         let response = self
-            .send(Method::DELETE, &name_path(&name), None, APPLICATION_JSON)
+            .send(
+                Op::DeletePushConfig,
+                Method::DELETE,
+                &name_path(&name),
+                None,
+                APPLICATION_JSON,
+            )
             .await?;
         let status = response.status();
         let bytes = response.bytes().await.map_err(|e| unreachable(&e))?;
@@ -411,19 +461,6 @@ fn encode_segment(s: &str) -> String {
         }
     }
     out
-}
-
-/// A connection-level failure, with the causes (reqwest's own message
-/// rarely says why).
-fn unreachable(e: &reqwest::Error) -> ClientError {
-    let mut msg = e.to_string();
-    let mut source = std::error::Error::source(e);
-    while let Some(s) = source {
-        msg.push_str(": ");
-        msg.push_str(&s.to_string());
-        source = s.source();
-    }
-    ClientError::Unreachable(msg)
 }
 
 /// The reverse of the server's status table (`a2a_http_json::http_status`),
@@ -631,6 +668,20 @@ mod tests {
             br#"{"detail":"Not Found"}"#,
         );
         assert_eq!(e.code(), Some(-32007));
+    }
+
+    #[test]
+    fn send_requests_always_carry_blocking() {
+        let params = MessageSendParams::new(a2a_types::Message::user_text("m", "hi"));
+        let body = serde_json::to_value(send_request(params.clone())).expect("json");
+        assert_eq!(body["configuration"]["blocking"], true, "{body}");
+        let mut polling = params;
+        polling.configuration = Some(a2a_types::MessageSendConfiguration {
+            blocking: Some(false),
+            ..Default::default()
+        });
+        let body = serde_json::to_value(send_request(polling)).expect("json");
+        assert_ne!(body["configuration"]["blocking"], true, "{body}");
     }
 
     #[test]

@@ -30,6 +30,13 @@ pub enum ClientError {
     /// (malformed body, wrong content type, unexpected status).
     #[error("invalid response from the agent: {0}")]
     InvalidResponse(String),
+    /// The agent card declares no interface this client can use (no
+    /// transport in common, or none compiled in).
+    #[error("no usable transport: {0}")]
+    NoTransport(String),
+    /// An interceptor refused the call; nothing was sent.
+    #[error("refused by an interceptor: {0}")]
+    Interceptor(String),
 }
 
 impl ClientError {
@@ -46,6 +53,13 @@ impl ClientError {
     #[must_use]
     pub fn code(&self) -> Option<i32> {
         self.as_a2a().map(A2aError::code)
+    }
+
+    /// True for [`ClientError::Unreachable`]: the one error on which a
+    /// [`Client`](crate::Client) falls back to the next transport.
+    #[must_use]
+    pub fn is_unreachable(&self) -> bool {
+        matches!(self, Self::Unreachable(_))
     }
 }
 
