@@ -1,0 +1,30 @@
+-- a2a-store-sql, SQLite: the task and push-config tables.
+--
+-- `task` is the whole task as JSON text in the A2A JSON-RPC shape (the serde
+-- shape of `a2a_types::Task`); `context_id` and `state` mirror it for queries.
+-- `version` is the optimistic-concurrency version: 1 on insert, +1 on every
+-- successful update (see the crate docs).
+
+CREATE TABLE a2a_tasks (
+    id          TEXT    NOT NULL PRIMARY KEY,
+    context_id  TEXT    NOT NULL,
+    version     INTEGER NOT NULL CHECK (version >= 1),
+    state       TEXT    NOT NULL,
+    task        TEXT    NOT NULL,
+    updated_at  TEXT    NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+) STRICT;
+
+CREATE INDEX a2a_tasks_context_id ON a2a_tasks (context_id);
+
+-- One row per (task, config id); `seq` keeps insertion order (a replaced
+-- config keeps its place). No foreign key: a config may be set before the
+-- task is first saved, as with the in-memory store.
+CREATE TABLE a2a_push_configs (
+    task_id    TEXT    NOT NULL,
+    config_id  TEXT    NOT NULL,
+    seq        INTEGER NOT NULL,
+    config     TEXT    NOT NULL,
+    PRIMARY KEY (task_id, config_id)
+) STRICT;
+
+CREATE INDEX a2a_push_configs_order ON a2a_push_configs (task_id, seq);
