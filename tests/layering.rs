@@ -94,4 +94,19 @@ fn layers_point_down_only() {
     assert_absent(&deps, "a2a-jsonrpc", &["tonic", "a2a-pb"]);
     assert_absent(&deps, "a2a-http-json", &["tonic"]);
     assert_absent(&deps, "a2a-pb", &["a2a-core", "axum"]);
+    // Storage knows the engine's traits, not the wire.
+    assert_absent(
+        &deps,
+        "a2a-store-sql",
+        &[
+            "axum",
+            "tonic",
+            "a2a-pb",
+            "a2a-jsonrpc",
+            "a2a-grpc",
+            "a2a-http-json",
+            "a2a-server",
+        ],
+    );
+    assert_absent(&deps, "a2a-core", &["sqlx"]);
 }

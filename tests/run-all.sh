@@ -6,6 +6,9 @@
 #      (a2a-sdk==0.3.26); A2A_INTEROP_PYTHON points the cargo tests at it, so
 #      the root tests grpc_python_peer and rest_python_peer run against the
 #      SDK's own servers instead of being skipped,
+#   0b. tests/postgres/start.sh: a PostgreSQL for the store tests (uses
+#      A2A_TEST_POSTGRES_URL or a server on 127.0.0.1:5432 if one answers,
+#      else installs/initdb's one under target/pgdata and stops it at exit),
 #   1. cargo fmt --check and cargo clippy -D warnings,
 #   2. cargo test --workspace --all-features (unit, wire, conformance,
 #      codegen and Python-peer tests),
@@ -21,6 +24,11 @@ step() { printf '\n==> %s\n' "$*"; }
 step "interop venv with the official Python SDK (tests/interop/setup.sh)"
 bash tests/interop/setup.sh
 export A2A_INTEROP_PYTHON="$PWD/tests/interop/.venv/bin/python"
+
+step "PostgreSQL for the store tests (tests/postgres/start.sh)"
+A2A_TEST_POSTGRES_URL="$(bash tests/postgres/start.sh | tail -n1)"
+export A2A_TEST_POSTGRES_URL
+if [ "${A2A_KEEP_POSTGRES:-0}" != 1 ]; then trap 'bash tests/postgres/stop.sh' EXIT; fi
 
 if [ "${A2A_SKIP_LINT:-0}" != 1 ]; then
   step "cargo fmt --check"
