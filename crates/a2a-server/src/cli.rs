@@ -3,7 +3,9 @@
 //! ```text
 //! a2a serve [--agent demo|conformance|echo] [--jsonrpc-addr HOST:PORT]
 //!           [--grpc-addr HOST:PORT | --no-grpc] [--rest-addr HOST:PORT | --no-rest]
-//!           [--grpc-url-style host-port|http] [--public-url-host HOST] [--store memory]
+//!           [--grpc-url-style host-port|http] [--public-url-host HOST]
+//!           [--store memory|sqlite:PATH|postgres://…] [--data-dir DIR]
+//!           [--retain-tasks N] [--retain-for DURATION]
 //! a2a card URL
 //! a2a send URL TEXT [--task-id ID] [--context-id ID] [--stream] [--no-blocking] [--history-length N]
 //! a2a get URL TASK_ID [--history-length N]
@@ -17,7 +19,9 @@
 //! the agent cannot be reached or answers nonsense, `error: …` and status 3.
 
 use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use a2a_client::ClientError;
 use a2a_client::Transport;
@@ -31,7 +35,8 @@ use futures::StreamExt;
 use crate::agents::AgentKind;
 use crate::card::GrpcUrlStyle;
 use crate::config::{
-    DEFAULT_GRPC_ADDR, DEFAULT_JSONRPC_ADDR, DEFAULT_REST_ADDR, ServeConfig, StoreSpec,
+    DEFAULT_DATA_DIR, DEFAULT_GRPC_ADDR, DEFAULT_JSONRPC_ADDR, DEFAULT_REST_ADDR, ServeConfig,
+    StoreSpec,
 };
 
 /// Exit status of a client command that got an A2A error.
@@ -120,9 +125,23 @@ pub struct ServeArgs {
     /// The host written into the card's URLs [default: the bound address].
     #[arg(long, value_name = "HOST")]
     pub public_url_host: Option<String>,
-    /// Where tasks live: `memory` (`sqlite:PATH` and `postgres://…` are not available yet).
-    #[arg(long, value_name = "STORE", default_value = "memory")]
-    pub store: StoreSpec,
+    /// Where tasks and push configs live: `memory`, `sqlite:PATH` or
+    /// `postgres://USER:PASSWORD@HOST:PORT/DB` [default: sqlite:DATA_DIR/a2a.db].
+    #[arg(long, value_name = "STORE")]
+    pub store: Option<StoreSpec>,
+    /// The directory of the default store (`DATA_DIR/a2a.db`), created on
+    /// first run; unused with `--store`.
+    #[arg(long, value_name = "DIR", default_value = DEFAULT_DATA_DIR)]
+    pub data_dir: PathBuf,
+    /// Keep at most N finished tasks (the most recently finished); older
+    /// ones are deleted [default: all].
+    #[arg(long, value_name = "N")]
+    pub retain_tasks: Option<usize>,
+    /// Delete finished tasks this long after they finished: a number and a
+    /// unit (`ms`, `s`, `m`, `h`, `d`), e.g. `30s`, `10m`, `2h`, `1h30m`
+    /// [default: forever].
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    pub retain_for: Option<Duration>,
 }
 
 impl ServeArgs {
@@ -135,9 +154,64 @@ impl ServeArgs {
         config.rest_addr = (!self.no_rest).then(|| self.rest_addr.clone());
         config.grpc_url_style = self.grpc_url_style;
         config.public_url_host.clone_from(&self.public_url_host);
-        config.store = self.store.clone();
+        config.store = self
+            .store
+            .clone()
+            .unwrap_or_else(|| StoreSpec::default_sqlite(&self.data_dir));
+        if let Some(n) = self.retain_tasks {
+            config.retention = config.retention.max_terminal_tasks(n);
+        }
+        if let Some(age) = self.retain_for {
+            config.retention = config.retention.max_age(age);
+        }
         config
     }
+}
+
+/// Parses a humane duration: one or more `NUMBER UNIT` pairs, units `ms`,
+/// `s`, `m`, `h` and `d` (`30s`, `10m`, `2h`, `1h30m`, `500ms`). A bare
+/// number (no unit) is refused: seconds or minutes would be a guess.
+///
+/// # Errors
+///
+/// A message saying what is wrong, for clap to print.
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let bad = |why: &str| format!("invalid duration {text:?}: {why} (e.g. 30s, 10m, 2h, 1h30m)");
+    let mut rest = text.trim();
+    if rest.is_empty() {
+        return Err(bad("empty"));
+    }
+    let mut total = Duration::ZERO;
+    while !rest.is_empty() {
+        let digits = rest
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(rest.len());
+        if digits == 0 {
+            return Err(bad("expected a number"));
+        }
+        let number: u64 = rest[..digits]
+            .parse()
+            .map_err(|_| bad("number too large"))?;
+        rest = &rest[digits..];
+        let unit_len = rest
+            .find(|c: char| !c.is_ascii_alphabetic())
+            .unwrap_or(rest.len());
+        let unit = &rest[..unit_len];
+        rest = &rest[unit_len..];
+        let part = match unit {
+            "ms" => Some(Duration::from_millis(number)),
+            "s" => Some(Duration::from_secs(number)),
+            "m" => number.checked_mul(60).map(Duration::from_secs),
+            "h" => number.checked_mul(3600).map(Duration::from_secs),
+            "d" => number.checked_mul(86_400).map(Duration::from_secs),
+            "" => return Err(bad("missing unit")),
+            _ => return Err(bad(&format!("unknown unit {unit:?}"))),
+        };
+        total = part
+            .and_then(|part| total.checked_add(part))
+            .ok_or_else(|| bad("too long"))?;
+    }
+    Ok(total)
 }
 
 /// `a2a send` arguments.
@@ -272,6 +346,8 @@ async fn print_stream(mut events: a2a_client::EventStream) -> Result<(), ClientE
 
 #[cfg(test)]
 mod tests {
+    use a2a_core::Retention;
+
     use super::*;
 
     fn serve_config(args: &[&str]) -> Result<ServeConfig, clap::Error> {
@@ -290,6 +366,65 @@ mod tests {
         assert_eq!(c.rest_addr.as_deref(), Some("127.0.0.1:8081"));
         assert_eq!(c.grpc_url_style, GrpcUrlStyle::HostPort);
         assert_eq!(c.agent.description.name, "A2A demo agent");
+        assert_eq!(c.store, StoreSpec::Sqlite("./a2a-data/a2a.db".into()));
+        assert_eq!(c.retention, Retention::default());
+        assert!(!c.retention.is_active());
+    }
+
+    #[test]
+    fn serve_stores() {
+        let c = serve_config(&["--data-dir", "/var/lib/a2a"]).unwrap();
+        assert_eq!(c.store, StoreSpec::Sqlite("/var/lib/a2a/a2a.db".into()));
+        let c = serve_config(&["--store", "memory"]).unwrap();
+        assert_eq!(c.store, StoreSpec::Memory);
+        let c = serve_config(&["--store", "sqlite:x/y.db", "--data-dir", "z"]).unwrap();
+        assert_eq!(c.store, StoreSpec::Sqlite("x/y.db".into()));
+        let c = serve_config(&["--store", "postgres://u:pw@h/db"]).unwrap();
+        assert_eq!(c.store, StoreSpec::Postgres("postgres://u:pw@h/db".into()));
+        assert!(serve_config(&["--store", "redis://x"]).is_err());
+    }
+
+    #[test]
+    fn retention_flags() {
+        let c = serve_config(&["--retain-tasks", "1000"]).unwrap();
+        assert_eq!(c.retention, Retention::default().max_terminal_tasks(1000));
+        let c = serve_config(&["--retain-for", "2h"]).unwrap();
+        assert_eq!(
+            c.retention,
+            Retention::default().max_age(Duration::from_secs(7200))
+        );
+        let c = serve_config(&["--retain-tasks", "0", "--retain-for", "10m"]).unwrap();
+        assert_eq!(c.retention.max_terminal_tasks, Some(0));
+        assert_eq!(c.retention.max_age, Some(Duration::from_secs(600)));
+        for bad in [
+            ["--retain-tasks", "-1"],
+            ["--retain-tasks", "many"],
+            ["--retain-for", "10"],
+            ["--retain-for", "10x"],
+            ["--retain-for", ""],
+        ] {
+            assert!(serve_config(&bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn durations() {
+        let ok = |s: &str| parse_duration(s).unwrap();
+        assert_eq!(ok("30s"), Duration::from_secs(30));
+        assert_eq!(ok("10m"), Duration::from_secs(600));
+        assert_eq!(ok("2h"), Duration::from_secs(7200));
+        assert_eq!(ok("1d"), Duration::from_secs(86_400));
+        assert_eq!(ok("500ms"), Duration::from_millis(500));
+        assert_eq!(ok("1h30m"), Duration::from_secs(5400));
+        assert_eq!(ok(" 0s "), Duration::ZERO);
+        for bad in ["", "s", "10", "10x", "1.5h", "-1s", "10s5", "h1", "1 h"] {
+            let err = parse_duration(bad).unwrap_err();
+            assert!(err.contains("invalid duration"), "{bad:?}: {err}");
+        }
+        let err = parse_duration("99999999999999999999s").unwrap_err();
+        assert!(err.contains("too large"), "{err}");
+        let err = parse_duration("999999999999999999d").unwrap_err();
+        assert!(err.contains("too long"), "{err}");
     }
 
     #[test]

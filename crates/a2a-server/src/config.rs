@@ -5,7 +5,8 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use a2a_core::{InMemoryPushConfigStore, InMemoryTaskStore, PushConfigStore, TaskStore};
+use a2a_core::{InMemoryPushConfigStore, InMemoryTaskStore, PushConfigStore, Retention, TaskStore};
+use a2a_store_sql::{PostgresStore, SqliteStore, redact_url};
 
 use crate::agents::Agent;
 use crate::card::GrpcUrlStyle;
@@ -16,6 +17,11 @@ pub const DEFAULT_JSONRPC_ADDR: &str = "127.0.0.1:8080";
 pub const DEFAULT_GRPC_ADDR: &str = "127.0.0.1:50051";
 /// The default `--rest-addr`.
 pub const DEFAULT_REST_ADDR: &str = "127.0.0.1:8081";
+/// The default `--data-dir`: where the default `--store` (a SQLite file
+/// named [`DEFAULT_DB_FILE`]) lives. Created on first run.
+pub const DEFAULT_DATA_DIR: &str = "./a2a-data";
+/// The file name of the default `--store` in `--data-dir`.
+pub const DEFAULT_DB_FILE: &str = "a2a.db";
 /// How long [`Server::run`](crate::Server::run) waits for open connections
 /// (e.g. event streams of long tasks) after the shutdown signal before it
 /// drops them.
@@ -44,8 +50,13 @@ pub struct ServeConfig {
     pub grpc_url_style: GrpcUrlStyle,
     /// The host written into the card's URLs (default: the bound IP).
     pub public_url_host: Option<String>,
-    /// Where tasks and push configs are kept.
+    /// Where tasks and push configs are kept. [`ServeConfig::new`] keeps
+    /// them in memory; `a2a serve` defaults to a SQLite file (see
+    /// [`StoreSpec::default_sqlite`]).
     pub store: StoreSpec,
+    /// How long finished tasks are kept (`--retain-tasks`, `--retain-for`);
+    /// the default keeps them all.
+    pub retention: Retention,
     /// See [`DEFAULT_SHUTDOWN_TIMEOUT`].
     pub shutdown_timeout: Duration,
 }
@@ -53,7 +64,8 @@ pub struct ServeConfig {
 impl ServeConfig {
     /// The `a2a serve` defaults for `agent`: JSON-RPC on `127.0.0.1:8080`,
     /// gRPC on `127.0.0.1:50051`, REST on `127.0.0.1:8081`, the gRPC URL
-    /// as bare `HOST:PORT` in the card, in-memory store.
+    /// as bare `HOST:PORT` in the card, every finished task kept; unlike
+    /// `a2a serve`, an in-memory store (an embedder chooses where files go).
     #[must_use]
     pub fn new(agent: Agent) -> Self {
         Self {
@@ -64,6 +76,7 @@ impl ServeConfig {
             grpc_url_style: GrpcUrlStyle::default(),
             public_url_host: None,
             store: StoreSpec::Memory,
+            retention: Retention::default(),
             shutdown_timeout: DEFAULT_SHUTDOWN_TIMEOUT,
         }
     }
@@ -89,9 +102,12 @@ impl ServeConfig {
 /// | `--store` | store |
 /// |---|---|
 /// | `memory` | in memory (lost on exit) |
-/// | `sqlite:PATH` | a SQLite file (not available yet) |
-/// | `postgres://…`, `postgresql://…` | PostgreSQL (not available yet) |
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+/// | `sqlite:PATH` (also `sqlite://PATH`) | a SQLite file ([`SqliteStore`]), created with its directory when missing |
+/// | `postgres://…`, `postgresql://…` | a PostgreSQL database ([`PostgresStore`]) |
+///
+/// `Display` and `Debug` never show a PostgreSQL password
+/// ([`redact_url`]).
+#[derive(Clone, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub enum StoreSpec {
     /// In memory.
@@ -119,25 +135,45 @@ impl std::fmt::Debug for Stores {
 }
 
 impl StoreSpec {
-    /// Opens the stores.
+    /// The `a2a serve` default: the SQLite file [`DEFAULT_DB_FILE`] in
+    /// `data_dir`.
+    #[must_use]
+    pub fn default_sqlite(data_dir: impl Into<PathBuf>) -> Self {
+        Self::Sqlite(data_dir.into().join(DEFAULT_DB_FILE))
+    }
+
+    /// Opens the stores: one [`SqliteStore`] or [`PostgresStore`] serves
+    /// as both the task and the push-config store; their migrations run on
+    /// open, so a new file or an empty database is ready at once.
     ///
     /// # Errors
     ///
-    /// [`ServeError::UnsupportedStore`] for the kinds this build cannot open
-    /// yet.
+    /// [`ServeError::Store`] when the SQLite file (or its directory) cannot
+    /// be created or opened, the PostgreSQL URL is invalid, the server
+    /// cannot be reached or refuses the login, or a migration fails. The
+    /// message names the store without its password.
     pub async fn open(&self) -> Result<Stores, ServeError> {
+        let failed =
+            |e: a2a_types::A2aError| ServeError::Store(format!("--store {self}: {}", e.message()));
         match self {
             Self::Memory => Ok(Stores {
                 tasks: Arc::new(InMemoryTaskStore::new()),
                 push_configs: Arc::new(InMemoryPushConfigStore::new()),
             }),
-            Self::Sqlite(_) | Self::Postgres(_) => Err(ServeError::UnsupportedStore(format!(
-                "--store {self}: the {} store is not available yet in this build; use --store memory",
-                match self {
-                    Self::Sqlite(_) => "SQLite",
-                    _ => "PostgreSQL",
-                }
-            ))),
+            Self::Sqlite(path) => {
+                let store = Arc::new(SqliteStore::open(path).await.map_err(failed)?);
+                Ok(Stores {
+                    tasks: Arc::clone(&store) as Arc<dyn TaskStore>,
+                    push_configs: store,
+                })
+            }
+            Self::Postgres(url) => {
+                let store = Arc::new(PostgresStore::connect(url).await.map_err(failed)?);
+                Ok(Stores {
+                    tasks: Arc::clone(&store) as Arc<dyn TaskStore>,
+                    push_configs: store,
+                })
+            }
         }
     }
 }
@@ -147,7 +183,17 @@ impl std::fmt::Display for StoreSpec {
         match self {
             Self::Memory => f.write_str("memory"),
             Self::Sqlite(p) => write!(f, "sqlite:{}", p.display()),
-            Self::Postgres(url) => f.write_str(url),
+            Self::Postgres(url) => f.write_str(&redact_url(url)),
+        }
+    }
+}
+
+impl std::fmt::Debug for StoreSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Memory => f.write_str("Memory"),
+            Self::Sqlite(p) => f.debug_tuple("Sqlite").field(p).finish(),
+            Self::Postgres(url) => f.debug_tuple("Postgres").field(&redact_url(url)).finish(),
         }
     }
 }
@@ -190,9 +236,10 @@ pub enum ServeError {
         /// The cause.
         source: std::io::Error,
     },
-    /// The store kind cannot be opened by this build.
+    /// The store could not be opened (the message names it, without its
+    /// password, and says why).
     #[error("{0}")]
-    UnsupportedStore(String),
+    Store(String),
     /// A listener failed while serving.
     #[error("the {what} server failed: {source}")]
     Serve {
@@ -230,15 +277,62 @@ mod tests {
         assert!("sqlite:".parse::<StoreSpec>().is_err());
     }
 
+    #[test]
+    fn store_specs_never_show_a_password() {
+        let spec: StoreSpec = "postgres://a2a:s3cret@db:5432/a2a?password=s3cret"
+            .parse()
+            .unwrap();
+        let shown = spec.to_string();
+        assert_eq!(shown, "postgres://a2a@db:5432/a2a?password=***");
+        let debug = format!("{spec:?}");
+        assert!(
+            !debug.contains("s3cret") && debug.contains("db:5432"),
+            "{debug}"
+        );
+        assert_eq!(StoreSpec::Memory.to_string(), "memory");
+        assert_eq!(format!("{:?}", StoreSpec::Memory), "Memory");
+        assert_eq!(
+            StoreSpec::Sqlite("a/b.db".into()).to_string(),
+            "sqlite:a/b.db"
+        );
+    }
+
     #[tokio::test]
-    async fn only_memory_opens() {
+    async fn stores_open() {
         assert!(StoreSpec::Memory.open().await.is_ok());
-        let err = StoreSpec::Sqlite("x.db".into()).open().await.unwrap_err();
-        assert!(err.to_string().contains("not available yet"), "{err}");
-        let err = StoreSpec::Postgres("postgres://h/db".into())
+
+        // A fresh directory (created by the open) under the system's temp dir.
+        let dir = std::env::temp_dir().join(format!(
+            "a2a-server-config-{}-{}",
+            std::process::id(),
+            a2a_core::new_id()
+        ));
+        let spec = StoreSpec::default_sqlite(dir.join("data"));
+        assert_eq!(spec, StoreSpec::Sqlite(dir.join("data").join("a2a.db")));
+        let stores = spec.open().await.expect("sqlite opens");
+        assert!(stores.tasks.get("none").await.unwrap().is_none());
+        assert!(dir.join("data/a2a.db").is_file());
+        drop(stores);
+
+        // A file where the directory should be: a `Store` error naming it.
+        let err = StoreSpec::Sqlite(dir.join("data/a2a.db/x.db"))
             .open()
             .await
             .unwrap_err();
-        assert!(err.to_string().contains("PostgreSQL"), "{err}");
+        assert!(matches!(err, ServeError::Store(_)), "{err:?}");
+        assert!(err.to_string().contains("a2a.db/x.db"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+
+        // An invalid URL fails at once, without showing the password.
+        let err = StoreSpec::Postgres("postgres://u:s3cret@h:notaport/db".into())
+            .open()
+            .await
+            .unwrap_err();
+        assert!(matches!(err, ServeError::Store(_)), "{err:?}");
+        let err = err.to_string();
+        assert!(
+            err.contains("postgres://u@h:notaport/db") && !err.contains("s3cret"),
+            "{err}"
+        );
     }
 }

@@ -55,9 +55,19 @@
 //! | `--no-rest` | off | serve no REST: no listener, no `HTTP+JSON` interface, no `listening http+json` line (conflicts with `--rest-addr`) |
 //! | `--grpc-url-style host-port\|http` | `host-port` | how the card writes the gRPC URL: bare `HOST:PORT` (what the official Python SDK's `grpc.aio.insecure_channel(url)` needs) or `http://HOST:PORT`; see [`GrpcUrlStyle`] |
 //! | `--public-url-host HOST` | the bound IP | the host written into the card's URLs and the `listening` lines |
-//! | `--store memory` | `memory` | where tasks live; `sqlite:PATH` and `postgres://…` are recognised and refused (not available yet) |
+//! | `--store memory\|sqlite:PATH\|postgres://…` | `sqlite:DATA_DIR/a2a.db` | where tasks and push configs live: in memory (lost on exit), a SQLite file (created with its directory when missing) or a PostgreSQL database (`postgres://USER:PASSWORD@HOST:PORT/DB`, also `postgresql://`); see [`StoreSpec`]. Error messages and logs never show the password |
+//! | `--data-dir DIR` | `./a2a-data` | the directory of the default store, created on first run; unused with `--store` |
+//! | `--retain-tasks N` | all | keep at most N finished (terminal) tasks, the most recently finished; older ones are deleted with their push configs |
+//! | `--retain-for DURATION` | forever | delete finished tasks this long after they finished: `NUMBER UNIT` pairs, units `ms`, `s`, `m`, `h`, `d` (`30s`, `10m`, `2h`, `1h30m`) |
 //!
-//! The library's [`ServeConfig::new`] has the same defaults;
+//! Tasks that are not finished are never deleted; `--retain-tasks` and
+//! `--retain-for` combine (whichever deletes first), see
+//! [`a2a_core::Retention`]. A server restarted on the same SQLite file or
+//! PostgreSQL database serves the tasks it had (`tasks/get`).
+//!
+//! The library's [`ServeConfig::new`] has the same defaults, except the
+//! store: in memory (set [`ServeConfig::store`], e.g. to
+//! [`StoreSpec::default_sqlite`]);
 //! [`ServeConfig::ephemeral`] puts every listener on `127.0.0.1:0`, and a
 //! `None` [`ServeConfig::grpc_addr`] / [`ServeConfig::rest_addr`] is
 //! `--no-grpc` / `--no-rest` (handy when embedding the server beside other
@@ -117,8 +127,8 @@ mod server;
 pub use agents::{Agent, AgentDescription, AgentKind};
 pub use card::{Endpoint, GrpcUrlStyle, Protocol, build_card};
 pub use config::{
-    DEFAULT_GRPC_ADDR, DEFAULT_JSONRPC_ADDR, DEFAULT_REST_ADDR, DEFAULT_SHUTDOWN_TIMEOUT,
-    ServeConfig, ServeError, StoreSpec, Stores,
+    DEFAULT_DATA_DIR, DEFAULT_DB_FILE, DEFAULT_GRPC_ADDR, DEFAULT_JSONRPC_ADDR, DEFAULT_REST_ADDR,
+    DEFAULT_SHUTDOWN_TIMEOUT, ServeConfig, ServeError, StoreSpec, Stores,
 };
 pub use push::{DEFAULT_PUSH_TIMEOUT, HttpPushSender, NOTIFICATION_TOKEN_HEADER};
 pub use server::{Listeners, Server, run, shutdown_signal};

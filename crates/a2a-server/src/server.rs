@@ -168,10 +168,11 @@ impl Server {
     ///
     /// # Errors
     ///
-    /// [`ServeError::UnsupportedStore`], or an I/O error reading a listener's
-    /// address.
+    /// [`ServeError::Store`] when the store cannot be opened, or an I/O
+    /// error reading a listener's address.
     pub async fn new(config: ServeConfig, listeners: Listeners) -> Result<Self, ServeError> {
         let stores = config.store.open().await?;
+        tracing::info!(store = %config.store, retention = ?config.retention, "store opened");
         let endpoints =
             listeners.endpoints(config.public_url_host.as_deref(), config.grpc_url_style)?;
         for e in &endpoints {
@@ -185,6 +186,7 @@ impl Server {
             .task_store(stores.tasks)
             .push_config_store(stores.push_configs)
             .push_sender(Arc::new(HttpPushSender::new()))
+            .retention(config.retention)
             .build();
         Ok(Self {
             handler: Arc::new(handler),

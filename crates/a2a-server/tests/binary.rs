@@ -40,8 +40,15 @@ struct Serve {
 impl Serve {
     /// Starts `a2a serve ARGS` and reads stdout until the `listening` lines
     /// of every listener the args ask for (jsonrpc, plus grpc and http+json
-    /// unless `--no-grpc` / `--no-rest`).
+    /// unless `--no-grpc` / `--no-rest`). Without `--store` in ARGS, with
+    /// `--store memory`: the default SQLite file would land in the crate
+    /// directory, shared by the parallel tests.
     fn start(args: &[&str]) -> Self {
+        let memory: &[&str] = if args.contains(&"--store") {
+            &[]
+        } else {
+            &["--store", "memory"]
+        };
         let mut want = vec!["jsonrpc"];
         if !args.contains(&"--no-grpc") {
             want.push("grpc");
@@ -52,6 +59,7 @@ impl Serve {
         let mut child = Command::new(BIN)
             .arg("serve")
             .args(args)
+            .args(memory)
             .env("RUST_LOG", "warn")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
@@ -179,26 +187,125 @@ fn serve_stops_gracefully_on_sigint_right_after_the_line() {
     assert!(status.success(), "exit status after SIGINT: {status}");
 }
 
+/// A fresh directory under the system's temp dir, deleted on drop.
+struct TempDir(std::path::PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> Self {
+        let dir = std::env::temp_dir().join(format!(
+            "a2a-server-{name}-{}-{}",
+            std::process::id(),
+            a2a_core::new_id()
+        ));
+        std::fs::create_dir_all(&dir).expect("create the temp dir");
+        Self(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 #[test]
 fn serve_refuses_stores_it_cannot_open() {
-    let out = a2a(&[
-        "serve",
-        "--jsonrpc-addr",
-        "127.0.0.1:0",
-        "--no-grpc",
-        "--no-rest",
-        "--store",
-        "sqlite:/tmp/a2a.db",
-    ]);
-    assert!(!out.status.success());
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("not available yet"), "{stderr}");
-    assert!(out.stdout.is_empty(), "nothing on stdout: {:?}", out.stdout);
+    let tmp = TempDir::new("refuse");
+    // A regular file where the SQLite file's directory should be.
+    std::fs::write(tmp.0.join("file"), b"x").unwrap();
+    let store = format!("sqlite:{}", tmp.0.join("file/a.db").display());
+    let postgres = "postgres://a2a:s3cret@localhost:notaport/a2a";
+    for store in [store.as_str(), postgres] {
+        let out = a2a(&[
+            "serve",
+            "--jsonrpc-addr",
+            "127.0.0.1:0",
+            "--no-grpc",
+            "--no-rest",
+            "--store",
+            store,
+        ]);
+        assert_eq!(out.status.code(), Some(2));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("error: --store "), "{stderr}");
+        assert!(!stderr.contains("s3cret"), "{stderr}");
+        assert!(out.stdout.is_empty(), "nothing on stdout: {:?}", out.stdout);
+    }
 
     let out = a2a(&["serve", "--store", "redis://x"]);
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("unknown store"), "{stderr}");
+}
+
+/// One JSON-RPC call with a raw HTTP client: the `result`.
+async fn rpc(url: &str, method: &str, params: serde_json::Value) -> serde_json::Value {
+    let response: serde_json::Value = reqwest::Client::new()
+        .post(url)
+        .json(&serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}))
+        .timeout(Duration::from_secs(10))
+        .send()
+        .await
+        .expect("JSON-RPC call")
+        .json()
+        .await
+        .expect("JSON-RPC response");
+    assert!(response["error"].is_null(), "{method}: {response}");
+    response["result"].clone()
+}
+
+#[tokio::test]
+async fn a_task_survives_a_kill_9_on_sqlite() {
+    let tmp = TempDir::new("restart");
+    let store = format!("sqlite:{}", tmp.0.join("a.db").display());
+    let args = [
+        "--agent",
+        "echo",
+        "--store",
+        &store,
+        "--jsonrpc-addr",
+        "127.0.0.1:0",
+        "--no-grpc",
+        "--no-rest",
+    ];
+
+    let mut first = Serve::start(&args);
+    let task = rpc(
+        &first.url,
+        "message/send",
+        serde_json::json!({
+            "message": {
+                "kind": "message",
+                "messageId": "m-1",
+                "role": "user",
+                "parts": [{"kind": "text", "text": "remember me"}]
+            }
+        }),
+    )
+    .await;
+    assert_eq!(task["kind"], "task");
+    assert_eq!(task["status"]["state"], "completed");
+    let id = task["id"].as_str().expect("task id").to_owned();
+    // SIGKILL: no graceful shutdown, no chance to flush anything more.
+    first.child.kill().expect("kill -9");
+    let status = first.child.wait().expect("wait");
+    assert!(!status.success(), "killed: {status}");
+    drop(first);
+
+    let second = Serve::start(&args);
+    let got = rpc(&second.url, "tasks/get", serde_json::json!({"id": id})).await;
+    assert_eq!(got["id"], id.as_str());
+    assert_eq!(got["contextId"], task["contextId"]);
+    assert_eq!(got["status"]["state"], "completed");
+    let history = got["history"].as_array().expect("history");
+    assert!(
+        history
+            .iter()
+            .any(|m| m["messageId"] == "m-1" && m["parts"][0]["text"] == "remember me"),
+        "{got}"
+    );
+    assert_eq!(got["artifacts"], task["artifacts"]);
+    assert_eq!(got["artifacts"][0]["parts"][0]["text"], "remember me");
 }
 
 fn stdout_json(out: &Output) -> serde_json::Value {

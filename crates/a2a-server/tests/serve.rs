@@ -5,7 +5,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use a2a_server::{Agent, Listeners, ServeConfig, Server, StoreSpec};
+use a2a_server::{Agent, Listeners, ServeConfig, ServeError, Server, StoreSpec};
 use common::{TestServer, send_params, user_text};
 use serde_json::json;
 use tokio::net::TcpListener;
@@ -139,18 +139,34 @@ async fn listeners_bind_reports_the_address() {
 }
 
 #[tokio::test]
-async fn sqlite_and_postgres_are_refused_for_now() {
-    for store in ["sqlite:/tmp/a2a-test.db", "postgres://localhost/a2a"] {
+async fn stores_that_cannot_open_stop_the_start_without_the_password() {
+    // A regular file where the SQLite file's directory should be.
+    let file = std::env::temp_dir().join(format!(
+        "a2a-server-serve-{}-{}",
+        std::process::id(),
+        a2a_core::new_id()
+    ));
+    std::fs::write(&file, b"not a directory").unwrap();
+    let sqlite = format!("sqlite:{}", file.join("a.db").display());
+    for (store, shown) in [
+        (sqlite.as_str(), sqlite.as_str()),
+        (
+            "postgres://a2a:s3cret@localhost:notaport/a2a",
+            "postgres://a2a@localhost:notaport/a2a",
+        ),
+    ] {
         let mut config = ServeConfig::new(Agent::demo());
         config.store = store.parse::<StoreSpec>().unwrap();
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let err = Server::new(config, Listeners::new(listener))
             .await
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("not available yet"), "{err}");
-        assert!(err.contains("--store memory"), "{err}");
+            .unwrap_err();
+        assert!(matches!(err, ServeError::Store(_)), "{err:?}");
+        let err = err.to_string();
+        assert!(err.contains(&format!("--store {shown}")), "{err}");
+        assert!(!err.contains("s3cret"), "{err}");
     }
+    std::fs::remove_file(&file).unwrap();
 }
 
 #[tokio::test]
