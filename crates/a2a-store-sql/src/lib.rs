@@ -1,6 +1,8 @@
 //! SQL stores for the A2A engine: [`SqliteStore`] (a SQLite file) and
 //! [`PostgresStore`] (a PostgreSQL database), each implementing
-//! [`a2a_core::TaskStore`] and [`a2a_core::PushConfigStore`] with sqlx.
+//! [`a2a_core::TaskStore`] and [`a2a_core::PushConfigStore`] with sqlx; and
+//! [`PgCluster`], the [`a2a_core::Cluster`] link between replicas sharing a
+//! PostgreSQL database.
 //!
 //! Opening a store runs its embedded migrations (`migrations/sqlite`,
 //! `migrations/postgres`), so a new file or an empty database is ready at
@@ -61,7 +63,9 @@
 //! | | `seq` | `bigint` | insertion order; replacing a config keeps its place |
 //! | | `config` | `jsonb` | the `PushNotificationConfig` in its JSON shape |
 //!
-//! sqlx records applied migrations in `_sqlx_migrations`. Push configs have
+//! PostgreSQL also has `a2a_leases` and `a2a_cluster_events`, used by
+//! [`PgCluster`] (see "Multi-replica deployment" below). sqlx records
+//! applied migrations in `_sqlx_migrations`. Push configs have
 //! no foreign key to their task and outlive its deletion, as with the
 //! in-memory stores.
 //!
@@ -107,6 +111,74 @@
 //!   from several processes at the same instant can race in the migration
 //!   (open it once first). PostgreSQL migrations take an advisory lock.
 //!
+//! # Multi-replica deployment with `PgCluster`
+//!
+//! Several replicas (processes) of one agent may share one PostgreSQL
+//! database, so that a client may call any replica for any operation: each
+//! replica gets its own [`PostgresStore`] and a [`PgCluster`] (the
+//! [`a2a_core::Cluster`] link) on that database:
+//!
+//! ```no_run
+//! # use std::sync::Arc;
+//! # use a2a_core::{ClusterTiming, DefaultRequestHandler, AgentExecutor};
+//! # use a2a_store_sql::{PgCluster, PgClusterOptions, PostgresStore};
+//! # async fn run(card: a2a_types::AgentCard, agent: impl AgentExecutor + 'static) -> Result<(), a2a_types::A2aError> {
+//! let url = "postgres://a2a:pw@db:5432/a2a";
+//! let store = Arc::new(PostgresStore::connect(url).await?);
+//! // On the store's pool (the listener holds one of its connections); or
+//! // `PgCluster::connect(url, None)` for a pool of its own. `None`: a random
+//! // replica id; give a stable unique one (pod name …) for readable leases.
+//! let cluster = PgCluster::from_pool(store.pool().clone(), None, PgClusterOptions::default()).await?;
+//! let handler = DefaultRequestHandler::builder(card, agent)
+//!     .task_store(store.clone())
+//!     .push_config_store(store)
+//!     .cluster(Arc::new(cluster), ClusterTiming::default())
+//!     .build();
+//! # drop(handler); Ok(()) }
+//! ```
+//!
+//! What it does, with a second migration (`0002_cluster.sql`) adding two
+//! tables:
+//!
+//! - **Messages** (task events with their store version, cancel requests,
+//!   "idle"): [`publish`](a2a_core::Cluster::publish) inserts a row into
+//!   `a2a_cluster_events(id bigserial, origin, task_id, payload text,
+//!   created_at)` (the message as JSON, the event in its A2A JSON shape) and
+//!   calls `pg_notify('a2a_cluster', id)` in the same transaction (NOTIFY
+//!   payloads are limited to 8000 bytes, so only the id travels). Publishers
+//!   serialise on a transaction-scoped advisory lock, so ids commit in id
+//!   order. Each replica's background task `LISTEN`s on `a2a_cluster` and
+//!   reads the rows after the last id it saw, in id order, skipping its own;
+//!   so every replica gets the others' messages once, in publish order. After
+//!   the listener reconnects (notifications sent meanwhile are lost) it reads
+//!   from the last id seen, and it also polls every 2 s, so a lost
+//!   notification only delays delivery. Rows older than 10 minutes are
+//!   pruned ([`PgClusterOptions`]); a replica cut off for longer misses them.
+//! - **Leases**: `a2a_leases(task_id primary key, owner, expires_at)`. The
+//!   replica executing a task upserts its lease every `lease_ttl / 3`
+//!   (`expires_at = now() + ttl`, the database's clock, so replicas' clocks
+//!   need not agree) and deletes it when done; `owner` is the row while
+//!   `expires_at > now()`; the sweep is `DELETE … WHERE expires_at <= now()
+//!   RETURNING task_id`, so each expired lease goes to exactly one replica,
+//!   which fails the task ("lease expired") unless it runs it itself.
+//!
+//! Sizing and limits:
+//!
+//! - Each replica holds one connection for the listener, and each publish is
+//!   a short transaction (4 round trips). Publishes are serialised across the
+//!   cluster by the advisory lock; PostgreSQL serialises the commits of
+//!   notifying transactions anyway. A publish waits at most 10 s for the
+//!   lock, and a session idle inside a publish for 10 s (a replica cut off
+//!   mid-publish) is ended by the server, freeing the lock.
+//! - A replica that dies leaves its tasks `working` until its leases expire
+//!   (`ClusterTiming::lease_ttl`, 15 s by default) and the next sweep of a
+//!   live replica fails them. A replica that is only partitioned (alive but
+//!   unable to reach the database) keeps executing; its writes then fail.
+//! - All replicas sharing a database form one cluster: use one database (or
+//!   schema, via `search_path`) per agent.
+//! - [`PgCluster::shutdown`] (or dropping the last clone) stops the
+//!   background work.
+//!
 //! # Errors
 //!
 //! Every failure is an [`A2aError::internal`](a2a_types::A2aError::internal)
@@ -119,8 +191,10 @@
 //! | feature | what | default |
 //! |---|---|---|
 //! | `sqlite` | [`SqliteStore`]; SQLite is compiled in (`libsqlite3-sys` bundled), no system library needed | yes |
-//! | `postgres` | [`PostgresStore`]; TLS (`sslmode=require` …) by rustls with aws-lc-rs | yes |
+//! | `postgres` | [`PostgresStore`] and [`PgCluster`]; TLS (`sslmode=require` …) by rustls with aws-lc-rs | yes |
 
+#[cfg(feature = "postgres")]
+mod cluster;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod common;
 #[cfg(feature = "postgres")]
@@ -129,6 +203,8 @@ mod postgres;
 mod sqlite;
 mod url;
 
+#[cfg(feature = "postgres")]
+pub use cluster::{PgCluster, PgClusterOptions};
 #[cfg(feature = "postgres")]
 pub use postgres::{PostgresOptions, PostgresStore};
 #[cfg(feature = "sqlite")]

@@ -18,7 +18,7 @@ use crate::url::redact_url;
 const BACKEND: &str = "PostgreSQL";
 
 /// The migrations embedded from `migrations/postgres`.
-static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("migrations/postgres");
+pub(crate) static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("migrations/postgres");
 
 /// How [`PostgresStore::connect_with`] connects.
 #[derive(Debug, Clone)]
