@@ -6,6 +6,7 @@
 //!           [--grpc-url-style host-port|http] [--public-url-host HOST]
 //!           [--store memory|sqlite:PATH|postgres://…] [--data-dir DIR]
 //!           [--retain-tasks N] [--retain-for DURATION]
+//!           [--replica-id ID] [--lease-ttl DURATION]
 //! a2a card URL
 //! a2a send URL TEXT [--task-id ID] [--context-id ID] [--stream] [--no-blocking] [--history-length N]
 //! a2a get URL TASK_ID [--history-length N]
@@ -35,8 +36,8 @@ use futures::StreamExt;
 use crate::agents::AgentKind;
 use crate::card::GrpcUrlStyle;
 use crate::config::{
-    DEFAULT_DATA_DIR, DEFAULT_GRPC_ADDR, DEFAULT_JSONRPC_ADDR, DEFAULT_REST_ADDR, ServeConfig,
-    StoreSpec,
+    ClusterConfig, DEFAULT_DATA_DIR, DEFAULT_GRPC_ADDR, DEFAULT_JSONRPC_ADDR, DEFAULT_REST_ADDR,
+    MIN_LEASE_TTL, ServeConfig, StoreSpec,
 };
 
 /// Exit status of a client command that got an A2A error.
@@ -127,6 +128,9 @@ pub struct ServeArgs {
     pub public_url_host: Option<String>,
     /// Where tasks and push configs live: `memory`, `sqlite:PATH` or
     /// `postgres://USER:PASSWORD@HOST:PORT/DB` [default: sqlite:DATA_DIR/a2a.db].
+    /// Every server on the same PostgreSQL database is one replica of a
+    /// cluster (see --replica-id, --lease-ttl); memory and SQLite serve one
+    /// process only.
     #[arg(long, value_name = "STORE")]
     pub store: Option<StoreSpec>,
     /// The directory of the default store (`DATA_DIR/a2a.db`), created on
@@ -142,6 +146,21 @@ pub struct ServeArgs {
     /// [default: forever].
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     pub retain_for: Option<Duration>,
+    /// With a `postgres://` store, every `a2a serve` on the same database is
+    /// one replica of a cluster (any replica serves any task). This is its
+    /// id, unique per replica: it owns the leases of the tasks it runs;
+    /// printed as `replica ID` after the `listening` lines
+    /// [default: HOSTNAME-PID-RANDOM]. Refused with `memory` and `sqlite:`
+    /// stores (a single replica is the only mode there).
+    #[arg(long, value_name = "ID", value_parser = parse_replica_id)]
+    pub replica_id: Option<String>,
+    /// With a `postgres://` store: how long a replica's lease on a task it
+    /// runs lasts without renewal (renewed every third of it). When a
+    /// replica dies, another one fails its unfinished tasks once their
+    /// leases expire. Same syntax as --retain-for, at least 1s
+    /// [default: 15s]. Refused with `memory` and `sqlite:` stores.
+    #[arg(long, value_name = "DURATION", value_parser = parse_lease_ttl)]
+    pub lease_ttl: Option<Duration>,
 }
 
 impl ServeArgs {
@@ -164,8 +183,51 @@ impl ServeArgs {
         if let Some(age) = self.retain_for {
             config.retention = config.retention.max_age(age);
         }
+        if self.replica_id.is_some() || self.lease_ttl.is_some() {
+            let mut cluster = ClusterConfig::default();
+            cluster.replica_id.clone_from(&self.replica_id);
+            if let Some(ttl) = self.lease_ttl {
+                cluster = cluster.lease_ttl(ttl);
+            }
+            config.cluster = Some(cluster);
+        }
         config
     }
+}
+
+/// Parses `--replica-id`: not empty, no whitespace or control characters
+/// (it is printed on the `replica ID` line and in logs).
+///
+/// # Errors
+///
+/// A message saying what is wrong, for clap to print.
+pub fn parse_replica_id(text: &str) -> Result<String, String> {
+    if text.is_empty() {
+        return Err("the replica id must not be empty".to_owned());
+    }
+    if text.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(format!(
+            "invalid replica id {text:?}: no spaces or control characters"
+        ));
+    }
+    Ok(text.to_owned())
+}
+
+/// Parses `--lease-ttl`: a [`parse_duration`] of at least
+/// [`MIN_LEASE_TTL`].
+///
+/// # Errors
+///
+/// A message saying what is wrong, for clap to print.
+pub fn parse_lease_ttl(text: &str) -> Result<Duration, String> {
+    let ttl = parse_duration(text)?;
+    if ttl < MIN_LEASE_TTL {
+        return Err(format!(
+            "lease ttl {text:?} is too short: at least {}s",
+            MIN_LEASE_TTL.as_secs()
+        ));
+    }
+    Ok(ttl)
 }
 
 /// Parses a humane duration: one or more `NUMBER UNIT` pairs, units `ms`,
@@ -402,6 +464,47 @@ mod tests {
             ["--retain-for", "10"],
             ["--retain-for", "10x"],
             ["--retain-for", ""],
+        ] {
+            assert!(serve_config(&bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn cluster_flags() {
+        let c = serve_config(&["--store", "postgres://u@h/db"]).unwrap();
+        assert_eq!(c.cluster, None, "the defaults");
+        let c = serve_config(&[
+            "--store",
+            "postgres://u@h/db",
+            "--replica-id",
+            "a",
+            "--lease-ttl",
+            "2s",
+        ])
+        .unwrap();
+        assert_eq!(
+            c.cluster,
+            Some(
+                ClusterConfig::default()
+                    .replica_id("a")
+                    .lease_ttl(Duration::from_secs(2))
+            )
+        );
+        // The documented default.
+        assert_eq!(
+            a2a_core::ClusterTiming::default().lease_ttl,
+            Duration::from_secs(15)
+        );
+        let c = serve_config(&["--lease-ttl", "1m"]).unwrap();
+        let cluster = c.cluster.unwrap();
+        assert_eq!(cluster.replica_id, None);
+        assert_eq!(cluster.timing.lease_ttl, Duration::from_secs(60));
+        for bad in [
+            ["--replica-id", ""],
+            ["--replica-id", "a b"],
+            ["--lease-ttl", "500ms"],
+            ["--lease-ttl", "0s"],
+            ["--lease-ttl", "10"],
         ] {
             assert!(serve_config(&bad).is_err(), "{bad:?}");
         }

@@ -5,8 +5,11 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use a2a_core::{InMemoryPushConfigStore, InMemoryTaskStore, PushConfigStore, Retention, TaskStore};
-use a2a_store_sql::{PostgresStore, SqliteStore, redact_url};
+use a2a_core::{
+    Cluster, ClusterTiming, InMemoryPushConfigStore, InMemoryTaskStore, PushConfigStore, Retention,
+    TaskStore,
+};
+use a2a_store_sql::{PgCluster, PgClusterOptions, PostgresStore, SqliteStore, redact_url};
 
 use crate::agents::Agent;
 use crate::card::GrpcUrlStyle;
@@ -26,6 +29,11 @@ pub const DEFAULT_DB_FILE: &str = "a2a.db";
 /// (e.g. event streams of long tasks) after the shutdown signal before it
 /// drops them.
 pub const DEFAULT_SHUTDOWN_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The shortest lease time-to-live a replica accepts (`--lease-ttl`): a
+/// replica renews its leases every third of it, and a shorter one would
+/// fail live tasks whenever a renewal is a little late.
+pub const MIN_LEASE_TTL: Duration = Duration::from_secs(1);
 
 /// Everything [`run`](crate::run) needs besides the listeners.
 ///
@@ -57,6 +65,14 @@ pub struct ServeConfig {
     /// How long finished tasks are kept (`--retain-tasks`, `--retain-for`);
     /// the default keeps them all.
     pub retention: Retention,
+    /// How this server runs as one replica of a cluster (`--replica-id`,
+    /// `--lease-ttl`). Only a PostgreSQL [`store`](Self::store) is shared
+    /// by replicas: with it, the server always joins the cluster of the
+    /// replicas on the same database, with these settings or, when `None`,
+    /// the [`ClusterConfig::default`] ones. With a memory or SQLite store a
+    /// single replica is the only mode, and `Some` is refused by
+    /// [`Server::new`](crate::Server::new) ([`ServeError::Config`]).
+    pub cluster: Option<ClusterConfig>,
     /// See [`DEFAULT_SHUTDOWN_TIMEOUT`].
     pub shutdown_timeout: Duration,
 }
@@ -77,6 +93,7 @@ impl ServeConfig {
             public_url_host: None,
             store: StoreSpec::Memory,
             retention: Retention::default(),
+            cluster: None,
             shutdown_timeout: DEFAULT_SHUTDOWN_TIMEOUT,
         }
     }
@@ -121,17 +138,78 @@ pub enum StoreSpec {
 
 /// The stores a [`StoreSpec`] opens.
 #[derive(Clone)]
+#[non_exhaustive]
 pub struct Stores {
     /// Tasks.
     pub tasks: Arc<dyn TaskStore>,
     /// Push-notification configs.
     pub push_configs: Arc<dyn PushConfigStore>,
+    /// The link to the other replicas sharing the store: a [`PgCluster`] on
+    /// the PostgreSQL store's pool; `None` for the memory and SQLite stores
+    /// (one process only). Pass it to the handler with
+    /// `DefaultRequestHandler::builder(…).cluster(cluster, timing)`.
+    pub cluster: Option<Arc<dyn Cluster>>,
 }
 
 impl std::fmt::Debug for Stores {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Stores").finish_non_exhaustive()
+        f.debug_struct("Stores")
+            .field(
+                "replica_id",
+                &self.cluster.as_ref().map(|c| c.replica_id().to_owned()),
+            )
+            .finish_non_exhaustive()
     }
+}
+
+/// How a server runs as one replica of a cluster sharing a PostgreSQL
+/// store: [`ServeConfig::cluster`].
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct ClusterConfig {
+    /// This replica's id (`--replica-id`), unique among the replicas of the
+    /// database: it names the owner of a lease, and a replica ignores the
+    /// messages published under its own id. `None`: a fresh
+    /// [`default_replica_id`].
+    pub replica_id: Option<String>,
+    /// The lease time-to-live (`--lease-ttl`) and how long a remote cancel
+    /// waits; see [`ClusterTiming`].
+    pub timing: ClusterTiming,
+}
+
+impl ClusterConfig {
+    /// Sets the replica id.
+    #[must_use]
+    pub fn replica_id(mut self, id: impl Into<String>) -> Self {
+        self.replica_id = Some(id.into());
+        self
+    }
+
+    /// Sets the lease time-to-live.
+    #[must_use]
+    pub fn lease_ttl(mut self, ttl: Duration) -> Self {
+        self.timing = self.timing.lease_ttl(ttl);
+        self
+    }
+}
+
+/// A replica id unique per process: `HOSTNAME-PID-RANDOM` (8 hex digits of
+/// a random UUID), e.g. `web-1-4242-9f86d081`. The host name comes from
+/// `/proc/sys/kernel/hostname` or `$HOSTNAME`, else `a2a`.
+#[must_use]
+pub fn default_replica_id() -> String {
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .map(|h| h.trim().to_owned())
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "a2a".to_owned());
+    let random: String = a2a_core::new_id()
+        .chars()
+        .filter(char::is_ascii_hexdigit)
+        .take(8)
+        .collect();
+    format!("{host}-{}-{random}", std::process::id())
 }
 
 impl StoreSpec {
@@ -142,36 +220,70 @@ impl StoreSpec {
         Self::Sqlite(data_dir.into().join(DEFAULT_DB_FILE))
     }
 
+    /// Whether several processes (replicas) may share this store: true for
+    /// PostgreSQL only.
+    #[must_use]
+    pub fn is_shared(&self) -> bool {
+        matches!(self, Self::Postgres(_))
+    }
+
+    /// Opens the stores: [`open_as`](Self::open_as) with a fresh
+    /// [`default_replica_id`].
+    ///
+    /// # Errors
+    ///
+    /// As [`open_as`](Self::open_as).
+    pub async fn open(&self) -> Result<Stores, ServeError> {
+        self.open_as(None).await
+    }
+
     /// Opens the stores: one [`SqliteStore`] or [`PostgresStore`] serves
     /// as both the task and the push-config store; their migrations run on
-    /// open, so a new file or an empty database is ready at once.
+    /// open, so a new file or an empty database is ready at once. A
+    /// PostgreSQL store also joins the cluster of the replicas sharing the
+    /// database as `replica_id` (`None`: a fresh [`default_replica_id`]):
+    /// [`Stores::cluster`] is a [`PgCluster`] on the store's pool (it holds
+    /// one of its connections for `LISTEN`). Memory and SQLite ignore
+    /// `replica_id` and have no cluster.
     ///
     /// # Errors
     ///
     /// [`ServeError::Store`] when the SQLite file (or its directory) cannot
     /// be created or opened, the PostgreSQL URL is invalid, the server
-    /// cannot be reached or refuses the login, or a migration fails. The
-    /// message names the store without its password.
-    pub async fn open(&self) -> Result<Stores, ServeError> {
+    /// cannot be reached or refuses the login, or a migration or the
+    /// cluster's `LISTEN` fails. The message names the store without its
+    /// password.
+    pub async fn open_as(&self, replica_id: Option<&str>) -> Result<Stores, ServeError> {
         let failed =
             |e: a2a_types::A2aError| ServeError::Store(format!("--store {self}: {}", e.message()));
         match self {
             Self::Memory => Ok(Stores {
                 tasks: Arc::new(InMemoryTaskStore::new()),
                 push_configs: Arc::new(InMemoryPushConfigStore::new()),
+                cluster: None,
             }),
             Self::Sqlite(path) => {
                 let store = Arc::new(SqliteStore::open(path).await.map_err(failed)?);
                 Ok(Stores {
                     tasks: Arc::clone(&store) as Arc<dyn TaskStore>,
                     push_configs: store,
+                    cluster: None,
                 })
             }
             Self::Postgres(url) => {
                 let store = Arc::new(PostgresStore::connect(url).await.map_err(failed)?);
+                let id = replica_id.map_or_else(default_replica_id, str::to_owned);
+                let cluster = PgCluster::from_pool(
+                    store.pool().clone(),
+                    Some(id),
+                    PgClusterOptions::default(),
+                )
+                .await
+                .map_err(failed)?;
                 Ok(Stores {
                     tasks: Arc::clone(&store) as Arc<dyn TaskStore>,
                     push_configs: store,
+                    cluster: Some(Arc::new(cluster)),
                 })
             }
         }
@@ -240,6 +352,10 @@ pub enum ServeError {
     /// password, and says why).
     #[error("{0}")]
     Store(String),
+    /// The configuration contradicts itself (e.g. cluster settings with a
+    /// store replicas cannot share); the message says what to change.
+    #[error("{0}")]
+    Config(String),
     /// A listener failed while serving.
     #[error("the {what} server failed: {source}")]
     Serve {
@@ -297,9 +413,36 @@ mod tests {
         );
     }
 
+    #[test]
+    fn replica_ids_are_unique_per_call() {
+        let (a, b) = (default_replica_id(), default_replica_id());
+        assert_ne!(a, b);
+        let pid = format!("-{}-", std::process::id());
+        assert!(a.contains(&pid), "{a}");
+        let random = a.rsplit('-').next().unwrap();
+        assert_eq!(random.len(), 8, "{a}");
+        assert!(!a.contains(char::is_whitespace), "{a}");
+    }
+
+    #[test]
+    fn only_postgres_is_shared() {
+        assert!(StoreSpec::Postgres("postgres://h/db".into()).is_shared());
+        assert!(!StoreSpec::Memory.is_shared());
+        assert!(!StoreSpec::Sqlite("x.db".into()).is_shared());
+        let c = ClusterConfig::default()
+            .replica_id("a")
+            .lease_ttl(Duration::from_secs(3));
+        assert_eq!(c.replica_id.as_deref(), Some("a"));
+        assert_eq!(
+            c.timing,
+            ClusterTiming::default().lease_ttl(Duration::from_secs(3))
+        );
+    }
+
     #[tokio::test]
     async fn stores_open() {
-        assert!(StoreSpec::Memory.open().await.is_ok());
+        let memory = StoreSpec::Memory.open_as(Some("ignored")).await.unwrap();
+        assert!(memory.cluster.is_none(), "one process only: {memory:?}");
 
         // A fresh directory (created by the open) under the system's temp dir.
         let dir = std::env::temp_dir().join(format!(
@@ -311,6 +454,7 @@ mod tests {
         assert_eq!(spec, StoreSpec::Sqlite(dir.join("data").join("a2a.db")));
         let stores = spec.open().await.expect("sqlite opens");
         assert!(stores.tasks.get("none").await.unwrap().is_none());
+        assert!(stores.cluster.is_none());
         assert!(dir.join("data/a2a.db").is_file());
         drop(stores);
 

@@ -59,11 +59,23 @@
 //! | `--data-dir DIR` | `./a2a-data` | the directory of the default store, created on first run; unused with `--store` |
 //! | `--retain-tasks N` | all | keep at most N finished (terminal) tasks, the most recently finished; older ones are deleted with their push configs |
 //! | `--retain-for DURATION` | forever | delete finished tasks this long after they finished: `NUMBER UNIT` pairs, units `ms`, `s`, `m`, `h`, `d` (`30s`, `10m`, `2h`, `1h30m`) |
+//! | `--replica-id ID` | `HOSTNAME-PID-RANDOM` | with a `postgres://` store: this replica's unique id in the cluster of the servers sharing the database ([`ClusterConfig::replica_id`], [`default_replica_id`]); printed as `replica ID` after the `listening` lines |
+//! | `--lease-ttl DURATION` | `15s` | with a `postgres://` store: how long a replica's lease on a task it runs lasts without renewal (renewed every third of it; at least [`MIN_LEASE_TTL`]); a dead replica's unfinished tasks are failed by another replica once their leases expire |
 //!
 //! Tasks that are not finished are never deleted; `--retain-tasks` and
 //! `--retain-for` combine (whichever deletes first), see
 //! [`a2a_core::Retention`]. A server restarted on the same SQLite file or
 //! PostgreSQL database serves the tasks it had (`tasks/get`).
+//!
+//! With a PostgreSQL store every server on the same database is one replica
+//! of a cluster ([`ServeConfig::cluster`], `a2a_store_sql::PgCluster`):
+//! any replica serves any operation on any task (`tasks/get`,
+//! `tasks/resubscribe` with the live events of an execution running
+//! elsewhere, `tasks/cancel`, follow-up messages), and the unfinished tasks
+//! of a replica that died are failed once its leases expire. `--replica-id`
+//! and `--lease-ttl` tune it; with a memory or SQLite store (one process
+//! only) they are refused at startup ([`ServeError::Config`], exit status 2).
+//! `docs/operations.md` describes both deployments.
 //!
 //! The library's [`ServeConfig::new`] has the same defaults, except the
 //! store: in memory (set [`ServeConfig::store`], e.g. to
@@ -82,9 +94,10 @@
 //! listening jsonrpc http://HOST:PORT/
 //! listening grpc http://HOST:PORT
 //! listening http+json http://HOST:PORT/
+//! replica ID
 //! ```
 //!
-//! (`HOST` is `--public-url-host` or the bound IP, IPv6 in brackets; `PORT`
+//! (the `replica` line only with a PostgreSQL store; `HOST` is `--public-url-host` or the bound IP, IPv6 in brackets; `PORT`
 //! the real port when 0 was asked for.) Scripts wait for these lines; the
 //! listeners are bound before they are printed and accept connections from
 //! then on. The agent card (`/.well-known/agent-card.json` on the JSON-RPC
@@ -127,8 +140,9 @@ mod server;
 pub use agents::{Agent, AgentDescription, AgentKind};
 pub use card::{Endpoint, GrpcUrlStyle, Protocol, build_card};
 pub use config::{
-    DEFAULT_DATA_DIR, DEFAULT_DB_FILE, DEFAULT_GRPC_ADDR, DEFAULT_JSONRPC_ADDR, DEFAULT_REST_ADDR,
-    DEFAULT_SHUTDOWN_TIMEOUT, ServeConfig, ServeError, StoreSpec, Stores,
+    ClusterConfig, DEFAULT_DATA_DIR, DEFAULT_DB_FILE, DEFAULT_GRPC_ADDR, DEFAULT_JSONRPC_ADDR,
+    DEFAULT_REST_ADDR, DEFAULT_SHUTDOWN_TIMEOUT, MIN_LEASE_TTL, ServeConfig, ServeError, StoreSpec,
+    Stores, default_replica_id,
 };
 pub use push::{DEFAULT_PUSH_TIMEOUT, HttpPushSender, NOTIFICATION_TOKEN_HEADER};
 pub use server::{Listeners, Server, run, shutdown_signal};

@@ -14,7 +14,7 @@ use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
 use crate::card::{Endpoint, GrpcUrlStyle, Protocol, build_card};
-use crate::config::{ServeConfig, ServeError};
+use crate::config::{ClusterConfig, ServeConfig, ServeError};
 use crate::push::HttpPushSender;
 
 /// The bound listeners, one per served binding. Bind them first (port 0 in
@@ -152,6 +152,7 @@ pub struct Server {
     handler: Arc<DefaultRequestHandler>,
     listeners: Listeners,
     endpoints: Vec<Endpoint>,
+    replica_id: Option<String>,
     shutdown_timeout: Duration,
 }
 
@@ -159,20 +160,34 @@ impl std::fmt::Debug for Server {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Server")
             .field("endpoints", &self.endpoints)
+            .field("replica_id", &self.replica_id)
             .finish_non_exhaustive()
     }
 }
 
 impl Server {
-    /// Opens the stores and builds the card and the handler.
+    /// Opens the stores and builds the card and the handler. With a
+    /// PostgreSQL store the handler joins the cluster of the replicas on
+    /// the same database (see [`ServeConfig::cluster`]).
     ///
     /// # Errors
     ///
-    /// [`ServeError::Store`] when the store cannot be opened, or an I/O
-    /// error reading a listener's address.
+    /// [`ServeError::Config`] when [`ServeConfig::cluster`] is set for a
+    /// store that replicas cannot share (memory, SQLite) or its lease
+    /// time-to-live is under [`MIN_LEASE_TTL`](crate::MIN_LEASE_TTL) or its
+    /// replica id is empty; [`ServeError::Store`] when the store cannot be
+    /// opened; or an I/O error reading a listener's address.
     pub async fn new(config: ServeConfig, listeners: Listeners) -> Result<Self, ServeError> {
-        let stores = config.store.open().await?;
+        if let Some(cluster) = &config.cluster {
+            check_cluster(&config, cluster)?;
+        }
+        let cluster = config.cluster.clone().unwrap_or_default();
+        let stores = config.store.open_as(cluster.replica_id.as_deref()).await?;
         tracing::info!(store = %config.store, retention = ?config.retention, "store opened");
+        let replica_id = stores.cluster.as_ref().map(|c| c.replica_id().to_owned());
+        if let Some(id) = &replica_id {
+            tracing::info!(replica_id = %id, lease_ttl = ?cluster.timing.lease_ttl, "joined the cluster of the replicas sharing the store");
+        }
         let endpoints =
             listeners.endpoints(config.public_url_host.as_deref(), config.grpc_url_style)?;
         for e in &endpoints {
@@ -182,18 +197,28 @@ impl Server {
         }
         let interfaces: Vec<_> = endpoints.iter().map(Endpoint::interface).collect();
         let card = build_card(&config.agent.description, &interfaces);
-        let handler = DefaultRequestHandler::builder_shared(card, config.agent.executor)
+        let mut builder = DefaultRequestHandler::builder_shared(card, config.agent.executor)
             .task_store(stores.tasks)
             .push_config_store(stores.push_configs)
             .push_sender(Arc::new(HttpPushSender::new()))
-            .retention(config.retention)
-            .build();
+            .retention(config.retention);
+        if let Some(link) = stores.cluster {
+            builder = builder.cluster(link, cluster.timing);
+        }
         Ok(Self {
-            handler: Arc::new(handler),
+            handler: Arc::new(builder.build()),
             listeners,
             endpoints,
+            replica_id,
             shutdown_timeout: config.shutdown_timeout,
         })
+    }
+
+    /// This server's replica id when it runs as one replica of a cluster
+    /// (a PostgreSQL store), else `None`.
+    #[must_use]
+    pub fn replica_id(&self) -> Option<&str> {
+        self.replica_id.as_deref()
     }
 
     /// The served endpoints, preferred first.
@@ -214,7 +239,8 @@ impl Server {
         &self.handler
     }
 
-    /// Writes one `listening <name> <url>` line per endpoint and flushes.
+    /// Writes one `listening <name> <url>` line per endpoint, then, when it
+    /// runs as one replica of a cluster, `replica <ID>`, and flushes.
     ///
     /// # Errors
     ///
@@ -222,6 +248,9 @@ impl Server {
     pub fn announce(&self, out: &mut impl Write) -> std::io::Result<()> {
         for e in &self.endpoints {
             writeln!(out, "{}", e.listening_line())?;
+        }
+        if let Some(id) = &self.replica_id {
+            writeln!(out, "replica {id}")?;
         }
         out.flush()
     }
@@ -333,6 +362,34 @@ impl Server {
     }
 }
 
+/// Refuses cluster settings the store cannot honour.
+fn check_cluster(config: &ServeConfig, cluster: &ClusterConfig) -> Result<(), ServeError> {
+    if !config.store.is_shared() {
+        return Err(ServeError::Config(format!(
+            "--replica-id and --lease-ttl need a store that replicas share (--store postgres://…); \
+             with --store {} a single replica is the only mode: drop these flags",
+            config.store
+        )));
+    }
+    if cluster
+        .replica_id
+        .as_deref()
+        .is_some_and(|id| id.trim().is_empty())
+    {
+        return Err(ServeError::Config(
+            "--replica-id must not be empty".to_owned(),
+        ));
+    }
+    if cluster.timing.lease_ttl < crate::config::MIN_LEASE_TTL {
+        return Err(ServeError::Config(format!(
+            "--lease-ttl {:?} is too short: at least {:?} (leases are renewed every third of it)",
+            cluster.timing.lease_ttl,
+            crate::config::MIN_LEASE_TTL
+        )));
+    }
+    Ok(())
+}
+
 fn flatten(done: Result<Result<(), ServeError>, tokio::task::JoinError>) -> Result<(), ServeError> {
     match done {
         Ok(r) => r,
@@ -400,5 +457,61 @@ pub fn shutdown_signal() -> impl Future<Output = ()> + Send + 'static {
             tracing::error!(error = %e, "cannot listen for Ctrl-C");
             std::future::pending::<()>().await;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agents::Agent;
+    use crate::config::StoreSpec;
+
+    #[tokio::test]
+    async fn cluster_settings_need_a_shared_store() {
+        for store in [
+            StoreSpec::Memory,
+            StoreSpec::Sqlite("never-created/a2a.db".into()),
+        ] {
+            let mut config = ServeConfig::ephemeral(Agent::echo());
+            config.store = store.clone();
+            config.cluster = Some(ClusterConfig::default().replica_id("a"));
+            let listeners = Listeners::bind(&config).await.unwrap();
+            let err = Server::new(config, listeners).await.unwrap_err();
+            assert!(matches!(err, ServeError::Config(_)), "{err:?}");
+            let err = err.to_string();
+            assert!(err.contains(&format!("--store {store}")), "{err}");
+        }
+        assert!(!std::path::Path::new("never-created").exists());
+
+        // Refused before connecting (nothing listens on port 1).
+        for (cluster, why) in [
+            (
+                ClusterConfig::default().lease_ttl(Duration::from_millis(100)),
+                "too short",
+            ),
+            (
+                ClusterConfig::default().replica_id(" "),
+                "must not be empty",
+            ),
+        ] {
+            let mut config = ServeConfig::ephemeral(Agent::echo());
+            config.store = StoreSpec::Postgres("postgres://u@127.0.0.1:1/db".into());
+            config.cluster = Some(cluster);
+            let listeners = Listeners::bind(&config).await.unwrap();
+            let err = Server::new(config, listeners).await.unwrap_err();
+            assert!(
+                matches!(err, ServeError::Config(_)) && err.to_string().contains(why),
+                "{err:?}"
+            );
+        }
+
+        // No cluster settings: a single replica, no `replica` line.
+        let config = ServeConfig::ephemeral(Agent::echo());
+        let listeners = Listeners::bind(&config).await.unwrap();
+        let server = Server::new(config, listeners).await.unwrap();
+        assert_eq!(server.replica_id(), None);
+        let mut out = Vec::new();
+        server.announce(&mut out).unwrap();
+        assert!(!String::from_utf8(out).unwrap().contains("replica"));
     }
 }

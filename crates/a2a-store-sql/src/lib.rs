@@ -137,6 +137,10 @@
 //! # drop(handler); Ok(()) }
 //! ```
 //!
+//! `a2a serve --store postgres://…` (crate `a2a-server`) does exactly this,
+//! with `--replica-id` and `--lease-ttl`; `docs/operations.md` describes the
+//! deployment.
+//!
 //! What it does, with a second migration (`0002_cluster.sql`) adding two
 //! tables:
 //!
