@@ -17,12 +17,14 @@
 # | WARM | 300 | requests before measuring |
 # | TOP | 25 | functions listed per scenario |
 # | ONLY | (all) | subset of: jsonrpc-send-task jsonrpc-send-message jsonrpc-stream rest-send grpc-send |
-# | SKIP_BUILD | 0 | 1: use the binaries in target/release |
+# | SKIP_BUILD | 0 | 1: use the binaries in $TARGET_DIR/release |
+# | TARGET_DIR | $ROOT/target | cargo target directory |
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-REL="$ROOT/target/release"
-OUT="$ROOT/target/bench-profile"
+TARGET_DIR=${TARGET_DIR:-$ROOT/target}
+REL="$TARGET_DIR/release"
+OUT="$TARGET_DIR/bench-profile"
 REQS=${REQS:-2000}
 WARM=${WARM:-300}
 TOP=${TOP:-25}
@@ -41,7 +43,7 @@ trap 'exit 130' INT TERM
 
 command -v valgrind >/dev/null || { echo "valgrind is needed (apt-get install valgrind)" >&2; exit 2; }
 if [[ "$SKIP_BUILD" != 1 ]]; then
-    (cd "$ROOT" && cargo build --release -p a2a-server -p a2a-bench --bins) >&2
+    (cd "$ROOT" && CARGO_TARGET_DIR="$TARGET_DIR" cargo build --release -p a2a-server -p a2a-bench --bins) >&2
 fi
 
 SUMMARY="$OUT/summary.md"
@@ -74,8 +76,10 @@ run() {
         (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
         sleep 0.2
     done
+    local w=()
+    [[ $target == *stream ]] && w=(--working)
     local b=("$REL/bench" --mode fill --target "$target" --reply "$reply" --url "$url"
-        --server-pid "$pid" --connections 4 --warmup-tasks 0)
+        --server-pid "$pid" --connections 4 --warmup-tasks 0 "${w[@]}")
     # (fill exits 1 when its memory goal is missed; irrelevant here.)
     "${b[@]}" --tasks "$WARM" >/dev/null || true
     callgrind_control -i on "$pid" >/dev/null
@@ -135,8 +139,10 @@ done
 for t in jsonrpc-send jsonrpc-stream rest-send rest-stream grpc-send grpc-stream; do
     case $t in jsonrpc*) p=jsonrpc ;; rest*) p=http+json ;; grpc*) p=grpc ;; esac
     u=$(awk -v p="$p" '$1 == "listening" && $2 == p { print $3; exit }' "$OUT/capture.stdout")
+    w=()
+    [[ $t == *stream ]] && w=(--working)
     for r in task message; do
-        "$REL/bench" --mode capture --target "$t" --reply "$r" --url "$u" --out-dir "$FX" >/dev/null
+        "$REL/bench" --mode capture --target "$t" --reply "$r" --url "$u" --out-dir "$FX" "${w[@]}" >/dev/null
     done
 done
 kill "$CAP"

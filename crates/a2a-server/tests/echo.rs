@@ -3,6 +3,8 @@
 
 mod common;
 
+use std::time::{Duration, Instant};
+
 use a2a_server::Agent;
 use common::{TestServer, kind, parts_text, send_params, state, user_text};
 use serde_json::json;
@@ -111,5 +113,123 @@ async fn card_has_the_echo_skill() {
         .collect();
     assert_eq!(skills, ["echo"]);
     assert_eq!(card["capabilities"]["streaming"], true);
+    server.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn working_switch_adds_a_working_status_before_the_artifact() {
+    let server = TestServer::start(Agent::echo()).await;
+    for params in [
+        json!({"message": user_text(TEXT), "metadata": {"working": true}}),
+        {
+            let mut m = user_text(TEXT);
+            m["metadata"] = json!({"working": true});
+            send_params(m)
+        },
+    ] {
+        let events = server.stream("message/stream", params.clone()).await;
+        let shape: Vec<String> = events
+            .iter()
+            .map(|e| format!("{}:{}", kind(e), state(e)))
+            .collect();
+        assert_eq!(
+            shape,
+            [
+                "task:submitted",
+                "status-update:working",
+                "artifact-update:",
+                "status-update:completed"
+            ],
+            "{events:?}"
+        );
+        assert_eq!(parts_text(&events[2]["artifact"]["parts"]), TEXT);
+        let task = server.result("message/send", params).await;
+        assert_eq!(state(&task), "completed");
+        assert_eq!(task["artifacts"].as_array().map(Vec::len), Some(1));
+    }
+    server.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn hold_keeps_the_stream_open_until_cancel() {
+    let server = TestServer::start(Agent::echo()).await;
+    let params = json!({"message": user_text(TEXT), "metadata": {"hold": true}});
+    let mut sse = server.open_stream("message/stream", params).await;
+    let first = sse.next().await.unwrap()["result"].clone();
+    assert_eq!(kind(&first), "task");
+    let id = first["id"].clone();
+    let working = sse.next().await.unwrap()["result"].clone();
+    assert_eq!(kind(&working), "status-update");
+    assert_eq!(state(&working), "working");
+    assert_ne!(working["final"], true);
+    // Held: nothing more, the stream stays open.
+    assert!(
+        sse.next_within(Duration::from_millis(500)).await.is_err(),
+        "a held stream must stay open and quiet"
+    );
+    // A second subscriber on the held task stays open too.
+    let mut resub = server
+        .open_stream("tasks/resubscribe", json!({"id": id}))
+        .await;
+    let snapshot = resub.next().await.unwrap()["result"].clone();
+    assert_eq!(kind(&snapshot), "task");
+    assert_eq!(state(&snapshot), "working");
+    assert!(resub.next_within(Duration::from_millis(300)).await.is_err());
+    let got = server.result("tasks/get", json!({"id": id})).await;
+    assert_eq!(state(&got), "working");
+
+    let started = Instant::now();
+    let canceled = server.result("tasks/cancel", json!({"id": id})).await;
+    assert_eq!(state(&canceled), "canceled");
+    assert!(started.elapsed() < Duration::from_secs(2));
+    for s in [&mut sse, &mut resub] {
+        let last = s.next().await.expect("the final event")["result"].clone();
+        assert_eq!(kind(&last), "status-update", "{last}");
+        assert_eq!(state(&last), "canceled");
+        assert_eq!(last["final"], true);
+        assert!(s.next().await.is_none(), "the stream ends after it");
+    }
+    // No artifact: the execution returned on cancel.
+    let got = server.result("tasks/get", json!({"id": id})).await;
+    assert_eq!(state(&got), "canceled");
+    assert!(
+        got.get("artifacts")
+            .is_none_or(|a| a.as_array().is_some_and(Vec::is_empty)),
+        "{got}"
+    );
+    server.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn hold_for_seconds_then_completes() {
+    let server = TestServer::start(Agent::echo()).await;
+    let mut message = user_text(TEXT);
+    message["metadata"] = json!({"hold": 0.3});
+    let started = Instant::now();
+    let task = server
+        .result(
+            "message/send",
+            json!({"message": message, "configuration": {"blocking": false}}),
+        )
+        .await;
+    assert!(matches!(state(&task), "submitted" | "working"), "{task}");
+    let mut sse = server
+        .open_stream("tasks/resubscribe", json!({"id": task["id"]}))
+        .await;
+    let mut last = json!(null);
+    while let Some(ev) = sse.next().await {
+        last = ev["result"].clone();
+    }
+    assert_eq!(state(&last), "completed", "{last}");
+    assert!(started.elapsed() >= Duration::from_millis(300));
+    let got = server.result("tasks/get", json!({"id": task["id"]})).await;
+    assert_eq!(parts_text(&got["artifacts"][0]["parts"]), TEXT);
+
+    // `false`, or a string, is no hold.
+    for hold in [json!(false), json!("yes")] {
+        let params = json!({"message": user_text(TEXT), "metadata": {"hold": hold}});
+        let task = server.result("message/send", params).await;
+        assert_eq!(state(&task), "completed", "{task}");
+    }
     server.stop().await.unwrap();
 }

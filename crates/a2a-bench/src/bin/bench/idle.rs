@@ -6,10 +6,17 @@
 //! The engine keeps a stream open only while an execution of its task is
 //! running (a subscription to a task whose execution has returned gets the
 //! snapshot and ends, whatever the task's state). So the streams need an
-//! agent that keeps executing: `a2a serve --agent demo` with the text
-//! `countdown 600` runs for ten minutes and publishes one `working` status
-//! per second; the subscribers are idle but for that one small event per
-//! second.
+//! execution that keeps running without publishing: `a2a serve --agent
+//! echo` with request metadata `"hold": true` publishes `working` and then
+//! waits for `tasks/cancel` (at most an hour). The subscribers are truly
+//! idle: after their first events nothing but the server's keep-alive
+//! comments, if any, arrives.
+//!
+//! 10,000 client connections to one server port: each opening is spread
+//! over `--source-ips` loopback source addresses (127.0.0.1, .2, …), so no
+//! single source IP's ephemeral port range (and its `TIME_WAIT`s from an
+//! earlier run) is a limit; both processes need `ulimit -n` above the
+//! subscriber count (`run.sh` raises it).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -71,9 +78,17 @@ pub(crate) struct IdleArgs {
     pub(crate) method: IdleMethod,
     pub(crate) open_concurrency: usize,
     pub(crate) md_row: Option<String>,
-    /// The text that starts a long execution (`countdown 600` for the
-    /// demo agent).
-    pub(crate) text: String,
+    /// Loopback source IPs the connections are spread over (IPv4 targets).
+    pub(crate) source_ips: u8,
+    /// Each stream's open (connect, request, first event) time limit.
+    pub(crate) open_timeout: Duration,
+}
+
+/// The echo agent's switch that keeps a task `working` (and its streams
+/// open) until it is canceled.
+fn held_message(id: String) -> serde_json::Value {
+    serde_json::json!({"kind": "message", "role": "user", "messageId": id,
+        "parts": [{"kind": "text", "text": "idle"}], "metadata": {"hold": true}})
 }
 
 fn rpc_request(target: &Target, body: serde_json::Value, stream: bool) -> Request<Full<Bytes>> {
@@ -100,8 +115,18 @@ fn target_path(target: &Target) -> http::Uri {
         .unwrap_or_else(|| http::Uri::from_static("/"))
 }
 
-/// One unary JSON-RPC call; the `result` member.
+/// One unary JSON-RPC call (at most 30 s); the `result` member.
 async fn unary(
+    target: &Target,
+    method: &str,
+    params: serde_json::Value,
+) -> Result<serde_json::Value, String> {
+    tokio::time::timeout(Duration::from_secs(30), unary_once(target, method, params))
+        .await
+        .map_err(|_| format!("{method}: no answer within 30 s"))?
+}
+
+async fn unary_once(
     target: &Target,
     method: &str,
     params: serde_json::Value,
@@ -141,9 +166,7 @@ pub(crate) async fn run(target: Target, args: IdleArgs) -> Result<bool, String> 
             let r = unary(
                 &target,
                 "message/send",
-                serde_json::json!({"message": {"kind": "message", "role": "user",
-                    "messageId": format!("idle-{}", target.run),
-                    "parts": [{"kind": "text", "text": args.text}]},
+                serde_json::json!({"message": held_message(format!("idle-{}", target.run)),
                     "configuration": {"blocking": false}}),
             )
             .await?;
@@ -172,17 +195,18 @@ pub(crate) async fn run(target: Target, args: IdleArgs) -> Result<bool, String> 
             Some(id) => serde_json::json!({"jsonrpc": "2.0", "id": 1,
                 "method": "tasks/resubscribe", "params": {"id": id}}),
             None => serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "message/stream",
-                "params": {"message": {"kind": "message", "role": "user",
-                    "messageId": crate::target::message_id(target.run, 0, i as u64),
-                    "parts": [{"kind": "text", "text": args.text}]}}}),
+                "params": {"message": held_message(
+                    crate::target::message_id(target.run, 0, i as u64))}}),
         };
         let req = rpc_request(&target, body, true);
         handles.push(tokio::spawn(subscriber(
             Arc::clone(&target),
+            source_ip(&target, i, args.source_ips),
             req,
             Arc::clone(&gate),
             Arc::clone(&counters),
             stop_rx.clone(),
+            args.open_timeout,
         )));
     }
     // Wait until every stream is open or failed (at most 3 minutes).
@@ -263,8 +287,16 @@ pub(crate) async fn run(target: Target, args: IdleArgs) -> Result<bool, String> 
         }
     }
     let _ = stop_tx.send(STOP);
-    for h in handles {
-        let _ = h.await;
+    // Every subscriber returns on STOP (its open is bounded by the open
+    // timeout); abort what is left after 30 s anyway.
+    let close_deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    for mut h in handles {
+        if tokio::time::timeout_at(close_deadline, &mut h)
+            .await
+            .is_err()
+        {
+            h.abort();
+        }
     }
     tokio::time::sleep(Duration::from_secs(2)).await;
     let rss2 = rss(pid);
@@ -313,55 +345,75 @@ pub(crate) async fn run(target: Target, args: IdleArgs) -> Result<bool, String> 
     Ok(ok)
 }
 
-/// One idle stream: open it (under the gate), wait for its first event,
-/// then read until `stop`.
-async fn subscriber(
-    target: Arc<Target>,
-    req: Request<Full<Bytes>>,
-    gate: Arc<Semaphore>,
-    c: Arc<Counters>,
-    mut stop: watch::Receiver<u8>,
-) {
-    let permit = gate.acquire_owned().await;
-    let mut sender = match target.connect_http().await {
-        Ok(s) => s,
-        Err(e) => return c.error(&c.failed_open, e),
-    };
-    if let Err(e) = sender.ready().await {
-        return c.error(&c.failed_open, e.to_string());
+/// The source IP of subscriber `i`: 127.0.0.1 + (i mod `n`) for an IPv4
+/// loopback target and `n` > 1, else the kernel's choice.
+fn source_ip(target: &Target, i: usize, n: u8) -> Option<std::net::IpAddr> {
+    if n <= 1 || !target.addr.is_ipv4() {
+        return None;
     }
-    let resp = match sender.send_request(req).await {
-        Ok(r) => r,
-        Err(e) => return c.error(&c.failed_open, format!("request: {e}")),
-    };
+    let k = u8::try_from(i % usize::from(n)).unwrap_or(0);
+    Some(std::net::Ipv4Addr::new(127, 0, 0, 1 + k).into())
+}
+
+/// Opens one stream and reads it until its first event (the snapshot:
+/// the subscription is live).
+async fn open(
+    target: &Target,
+    src: Option<std::net::IpAddr>,
+    req: Request<Full<Bytes>>,
+) -> Result<(hyper::body::Incoming, SseCounter), String> {
+    let mut sender = target.connect_http_from(src).await?;
+    sender.ready().await.map_err(|e| e.to_string())?;
+    let resp = sender
+        .send_request(req)
+        .await
+        .map_err(|e| format!("request: {e}"))?;
     if !resp.status().is_success() {
-        return c.error(&c.failed_open, format!("HTTP {}", resp.status()));
+        return Err(format!("HTTP {}", resp.status()));
     }
     let mut body = resp.into_body();
     let mut counter = SseCounter::default();
-    // The first event (the snapshot) says the subscription is live.
     while counter.events == 0 {
         match body.frame().await {
             Some(Ok(f)) => {
                 if let Some(d) = f.data_ref() {
                     if memchr::memmem::find(d, b"\"error\"").is_some() {
-                        return c.error(
-                            &c.failed_open,
-                            format!("error event: {}", String::from_utf8_lossy(d).trim()),
-                        );
+                        return Err(format!(
+                            "error event: {}",
+                            String::from_utf8_lossy(d).trim()
+                        ));
                     }
                     counter.feed(d);
                 }
             }
-            Some(Err(e)) => return c.error(&c.failed_open, format!("body: {e}")),
-            None => {
-                return c.error(
-                    &c.failed_open,
-                    "stream ended before its first event".to_owned(),
-                );
-            }
+            Some(Err(e)) => return Err(format!("body: {e}")),
+            None => return Err("stream ended before its first event".to_owned()),
         }
     }
+    Ok((body, counter))
+}
+
+/// One idle stream: open it (under the gate, within `open_timeout`), then
+/// read until `stop`.
+async fn subscriber(
+    target: Arc<Target>,
+    src: Option<std::net::IpAddr>,
+    req: Request<Full<Bytes>>,
+    gate: Arc<Semaphore>,
+    c: Arc<Counters>,
+    mut stop: watch::Receiver<u8>,
+    open_timeout: Duration,
+) {
+    let permit = gate.acquire_owned().await;
+    let (mut body, counter) =
+        match tokio::time::timeout(open_timeout, open(&target, src, req)).await {
+            Ok(Ok(b)) => b,
+            Ok(Err(e)) => return c.error(&c.failed_open, e),
+            Err(_) => {
+                return c.error(&c.failed_open, format!("not open within {open_timeout:?}"));
+            }
+        };
+    let mut counter = counter;
     drop(permit);
     c.established.fetch_add(1, Ordering::Relaxed);
     let mut seen_events = counter.events;

@@ -1,7 +1,16 @@
-//! Closed-loop load: a fixed number of connections, each sending its next
-//! request as soon as the previous answer has been read, for a fixed time;
-//! optionally two targets alternately in slices (A B B A …) so both see the
-//! same machine conditions, and their ratio.
+//! Load for a fixed time over a fixed number of connections, one request in
+//! flight per connection:
+//!
+//! - closed loop: each connection sends its next request as soon as the
+//!   previous answer has been read (throughput at saturation; its latency
+//!   is the latency *at saturation*, and like every closed loop it omits
+//!   the requests a slow answer kept from being sent);
+//! - open loop (`--rate`): each connection sends on a fixed schedule and
+//!   latency counts from the *intended* send time, so it is free of
+//!   coordinated omission (as wrk2 does).
+//!
+//! Optionally two targets alternately in slices (A B, B A, …) so both see
+//! the same machine conditions, and their ratio.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -14,7 +23,16 @@ use crate::target::{Conn, Target, open_conns};
 /// What one or more slices of load measured.
 #[derive(Debug, Clone)]
 pub(crate) struct Stats {
+    /// Latency in µs: closed loop from the actual send, open loop from the
+    /// intended send time.
     pub(crate) hist: Histogram<u64>,
+    /// Service time in µs: from the actual send to the end of the answer.
+    pub(crate) service: Histogram<u64>,
+    /// Open loop: sends scheduled in the slices.
+    pub(crate) intended: u64,
+    /// Open loop: scheduled sends never started (the worker was too far
+    /// behind when the slice ended).
+    pub(crate) unsent: u64,
     pub(crate) ok: u64,
     pub(crate) errors: u64,
     pub(crate) events: u64,
@@ -27,8 +45,12 @@ pub(crate) struct Stats {
 
 impl Stats {
     pub(crate) fn new() -> Self {
+        let hist = || Histogram::new_with_bounds(1, 120_000_000, 3).expect("histogram bounds");
         Self {
-            hist: Histogram::new_with_bounds(1, 120_000_000, 3).expect("histogram bounds"),
+            hist: hist(),
+            service: hist(),
+            intended: 0,
+            unsent: 0,
             ok: 0,
             errors: 0,
             events: 0,
@@ -44,6 +66,11 @@ impl Stats {
         self.hist.saturating_record(us.max(1));
     }
 
+    pub(crate) fn record_service(&mut self, latency: Duration) {
+        let us = u64::try_from(latency.as_micros()).unwrap_or(u64::MAX);
+        self.service.saturating_record(us.max(1));
+    }
+
     pub(crate) fn error(&mut self, e: String) {
         self.errors += 1;
         self.first_error.get_or_insert(e);
@@ -52,6 +79,9 @@ impl Stats {
     /// Merges worker stats of the same slice (`elapsed` is not summed).
     fn absorb(&mut self, o: Self) {
         let _ = self.hist.add(&o.hist);
+        let _ = self.service.add(&o.service);
+        self.intended += o.intended;
+        self.unsent += o.unsent;
         self.ok += o.ok;
         self.errors += o.errors;
         self.events += o.events;
@@ -102,6 +132,22 @@ impl Stats {
     pub(crate) fn max_ms(&self) -> f64 {
         count_f64(self.hist.max()) / 1000.0
     }
+
+    /// A quantile of the service time, ms.
+    pub(crate) fn service_ms(&self, q: f64) -> f64 {
+        count_f64(self.service.value_at_quantile(q)) / 1000.0
+    }
+
+    /// Open loop: at least 99 % of the intended sends were answered (none
+    /// left unsent beyond 1 %, no errors).
+    pub(crate) fn sustained(&self) -> bool {
+        self.intended == 0 || (self.ok * 100 >= self.intended * 99 && self.errors == 0)
+    }
+
+    /// Open loop: the rate the schedule asked for, per second.
+    pub(crate) fn intended_rate(&self) -> f64 {
+        per_sec(self.intended, self.elapsed)
+    }
 }
 
 /// `n` as a float (exact below 2^53: any realistic count).
@@ -118,6 +164,14 @@ pub(crate) fn per_sec(n: u64, d: Duration) -> f64 {
     }
 }
 
+/// Open-loop pacing of one worker: its intended send times are
+/// `first + k * period` (k = 0, 1, …) while before the slice's end.
+#[derive(Debug, Clone, Copy)]
+struct Pace {
+    first: Instant,
+    period: Duration,
+}
+
 /// A worker: its connection (reopened after an HTTP error) and sequence.
 pub(crate) struct Worker {
     idx: u32,
@@ -126,66 +180,96 @@ pub(crate) struct Worker {
 }
 
 impl Worker {
-    /// Sends requests until `until`: back to back, or one per `pace`
-    /// period (open loop: the latency counts from the request's scheduled
-    /// time, so a slow answer also delays, and is charged to, the requests
-    /// queued behind it instead of being omitted).
+    /// Sends requests until `until`.
+    ///
+    /// Closed loop (`pace` is `None`): back to back, the latency of each
+    /// from its actual send.
+    ///
+    /// Open loop: request k is *intended* at `pace.first + k * period`;
+    /// the worker sleeps until then, or sends at once when an earlier
+    /// answer made it late, and the latency counts from the intended time
+    /// (no coordinated omission: a slow answer is also charged to the
+    /// requests queued behind it). Intended sends it could not start
+    /// before `until` are counted as `unsent`, not dropped silently. The
+    /// service time (from the actual send) is recorded too.
+    ///
+    /// Bounded: by `until` (plus one `timeout` for the request in flight)
+    /// and, per request, by `timeout`.
     async fn run(
         mut self,
         target: Arc<Target>,
         until: Instant,
-        pace: Option<(Duration, Duration)>,
+        pace: Option<Pace>,
+        timeout: Duration,
     ) -> (Self, Stats) {
         let mut stats = Stats::new();
-        let mut ticks = pace.map(|(period, offset)| {
-            let mut i = tokio::time::interval_at(tokio::time::Instant::now() + offset, period);
-            i.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Burst);
-            i
-        });
+        let mut k: u32 = 0;
         loop {
-            if self.conn.is_none() {
-                match target.connect_http().await {
-                    Ok(s) => self.conn = Some(Conn::Http(s)),
-                    Err(e) => {
-                        stats.error(e);
-                        tokio::time::sleep(Duration::from_millis(20)).await;
-                        if Instant::now() >= until {
-                            break;
-                        }
-                        continue;
-                    }
-                }
-            }
-            let Some(conn) = self.conn.as_mut() else {
-                continue;
-            };
-            self.seq += 1;
-            let started = match ticks.as_mut() {
-                Some(t) => {
-                    let at = t.tick().await.into_std();
+            let intended = match pace {
+                Some(p) => {
+                    let at = p.first + p.period * k;
                     if at >= until {
                         break;
                     }
-                    at
+                    k += 1;
+                    stats.intended += 1;
+                    tokio::time::sleep_until(at.into()).await;
+                    Some(at)
                 }
-                None => Instant::now(),
+                None => None,
             };
-            match target.call(conn, self.idx, self.seq).await {
-                Ok(events) => {
-                    stats.record(started.elapsed());
+            // Closed loop: nothing starts after the end. Open loop: a send
+            // intended before the end is sent even if the timer woke a
+            // little after it.
+            if intended.is_none() && Instant::now() >= until {
+                break;
+            }
+            let conn = match self.conn.as_mut() {
+                Some(c) => c,
+                None => match target.connect_http().await {
+                    Ok(s) => self.conn.insert(Conn::Http(s)),
+                    Err(e) => {
+                        stats.error(e);
+                        // Not a tight loop on a refused connection.
+                        tokio::time::sleep(Duration::from_millis(20)).await;
+                        continue;
+                    }
+                },
+            };
+            self.seq += 1;
+            let sent = Instant::now();
+            match tokio::time::timeout(timeout, target.call(conn, self.idx, self.seq)).await {
+                Ok(Ok(events)) => {
+                    let done = Instant::now();
+                    stats.record(done - intended.unwrap_or(sent));
+                    stats.record_service(done - sent);
                     stats.ok += 1;
                     stats.events += events;
                 }
-                Err(e) => {
+                Ok(Err(e)) => {
                     stats.error(e);
                     if matches!(self.conn, Some(Conn::Http(_))) {
                         // The connection may be broken: open a new one.
                         self.conn = None;
                     }
                 }
+                Err(_) => {
+                    stats.error(format!("no answer within {timeout:?}"));
+                    if matches!(self.conn, Some(Conn::Http(_))) {
+                        self.conn = None;
+                    }
+                }
             }
-            if Instant::now() >= until {
-                break;
+        }
+        // Open loop: the intended sends left before `until` (the worker
+        // fell behind) were never sent; count them.
+        if let Some(p) = pace {
+            let mut at = p.first + p.period * k;
+            while at < until {
+                stats.intended += 1;
+                stats.unsent += 1;
+                k += 1;
+                at = p.first + p.period * k;
             }
         }
         (self, stats)
@@ -196,8 +280,10 @@ impl Worker {
 pub(crate) struct Pool {
     pub(crate) target: Arc<Target>,
     workers: Vec<Worker>,
-    /// Open loop: the whole pool's request rate.
+    /// Open loop: the whole pool's intended request rate.
     rate: Option<f64>,
+    /// Per-request time limit.
+    timeout: Duration,
 }
 
 impl Pool {
@@ -207,6 +293,7 @@ impl Pool {
         grpc_channels: usize,
         worker_base: u32,
         rate: Option<f64>,
+        timeout: Duration,
     ) -> Result<Self, String> {
         let target = Arc::new(target);
         let conns = open_conns(&target, connections, grpc_channels).await?;
@@ -223,11 +310,12 @@ impl Pool {
             target,
             workers,
             rate,
+            timeout,
         })
     }
 
     /// Runs every worker for `duration`; the slice ends when the last
-    /// in-flight request has been answered.
+    /// in-flight request has been answered (or has timed out).
     pub(crate) async fn slice(&mut self, duration: Duration) -> Stats {
         let cpu0 = self
             .target
@@ -237,17 +325,23 @@ impl Pool {
         let started = Instant::now();
         let until = started + duration;
         let n = self.workers.len().max(1);
+        // Open loop: each of the n workers sends every n / rate seconds,
+        // their schedules staggered evenly, so the pool's sends are
+        // intended 1 / rate apart.
         let period = self
             .rate
             .map(|r| Duration::from_secs_f64(count_f64(n as u64) / r.max(0.001)));
+        let timeout = self.timeout;
         let handles: Vec<_> = self
             .workers
             .drain(..)
             .enumerate()
             .map(|(i, w)| {
-                let pace =
-                    period.map(|p| (p, p.mul_f64(count_f64(i as u64) / count_f64(n as u64))));
-                tokio::spawn(w.run(Arc::clone(&self.target), until, pace))
+                let pace = period.map(|p| Pace {
+                    first: started + p.mul_f64(count_f64(i as u64) / count_f64(n as u64)),
+                    period: p,
+                });
+                tokio::spawn(w.run(Arc::clone(&self.target), until, pace, timeout))
             })
             .collect();
         let mut stats = Stats::new();
@@ -382,13 +476,39 @@ pub(crate) fn print_stats(role: &str, target: &Target, s: &Stats) {
         );
     }
     println!();
-    println!(
-        "  latency ms: p50 {:.3}  p90 {:.3}  p99 {:.3}  max {:.3}",
-        s.ms(0.50),
-        s.ms(0.90),
-        s.ms(0.99),
-        s.max_ms()
-    );
+    if s.intended > 0 {
+        println!(
+            "  open loop: {} sends intended ({:.0}/s), {} never sent (worker behind schedule){}",
+            s.intended,
+            s.intended_rate(),
+            s.unsent,
+            if s.sustained() {
+                ""
+            } else {
+                ": RATE NOT SUSTAINED"
+            }
+        );
+        println!(
+            "  latency ms from the intended send: p50 {:.3}  p90 {:.3}  p99 {:.3}  max {:.3}",
+            s.ms(0.50),
+            s.ms(0.90),
+            s.ms(0.99),
+            s.max_ms()
+        );
+        println!(
+            "  service time ms (from the actual send): p50 {:.3}  p99 {:.3}",
+            s.service_ms(0.50),
+            s.service_ms(0.99)
+        );
+    } else {
+        println!(
+            "  latency ms (closed loop, at saturation): p50 {:.3}  p90 {:.3}  p99 {:.3}  max {:.3}",
+            s.ms(0.50),
+            s.ms(0.90),
+            s.ms(0.99),
+            s.max_ms()
+        );
+    }
     let busy = |d: Option<Duration>| {
         d.unwrap_or_default().as_secs_f64() / s.elapsed.as_secs_f64().max(1e-9)
     };

@@ -27,8 +27,12 @@ impl Counts {
     }
 }
 
-/// Calls `target` `n` times on `conn`, reconnecting after an HTTP error;
-/// each call waits for the next tick of `pace` when given.
+/// The longest one request of a soak or fill may take.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Calls `target` at most `n` times on `conn` and not past `until`,
+/// reconnecting after an HTTP error; each call waits for the next tick of
+/// `pace` when given; each call is bounded by [`REQUEST_TIMEOUT`].
 #[allow(clippy::too_many_arguments)]
 async fn drive(
     target: Arc<Target>,
@@ -47,9 +51,15 @@ async fn drive(
         }
         if let Some(p) = pace.as_mut() {
             p.tick().await;
+            if until.is_some_and(|u| Instant::now() >= u) {
+                break;
+            }
         }
         seq += 1;
-        match target.call(&mut conn, worker, seq).await {
+        let r = tokio::time::timeout(REQUEST_TIMEOUT, target.call(&mut conn, worker, seq))
+            .await
+            .unwrap_or_else(|_| Err(format!("no answer within {REQUEST_TIMEOUT:?}")));
+        match r {
             Ok(_) => {
                 counts.ok.fetch_add(1, Ordering::Relaxed);
             }
@@ -74,12 +84,13 @@ fn rss(pid: u32) -> Result<u64, String> {
 }
 
 /// Sends `total` requests over `conns` connections as fast as they are
-/// answered.
+/// answered, stopping at `until` at the latest.
 async fn burst(
     target: &Arc<Target>,
     conns: Vec<Conn>,
     total: u64,
     seq0: u64,
+    until: Instant,
     counts: &Arc<Counts>,
 ) {
     let k = conns.len() as u64;
@@ -91,7 +102,17 @@ async fn burst(
             let target = Arc::clone(target);
             let counts = Arc::clone(counts);
             tokio::spawn(async move {
-                drive(Arc::clone(&target), c, i, seq0, share, None, None, counts).await;
+                drive(
+                    Arc::clone(&target),
+                    c,
+                    i,
+                    seq0,
+                    share,
+                    None,
+                    Some(until),
+                    counts,
+                )
+                .await;
             })
         })
         .collect();
@@ -120,18 +141,32 @@ pub(crate) async fn fill(
     };
     let conns = open_conns(&target, connections, 1).await?;
     let started = Instant::now();
-    burst(&target, conns, warmup_tasks, 0, &counts).await;
+    // Bounded: 5 minutes per fill at most (a sent count below the asked
+    // one shows up in the ok/error counts).
+    let limit = Duration::from_secs(300);
+    burst(&target, conns, warmup_tasks, 0, started + limit, &counts).await;
     tokio::time::sleep(Duration::from_secs(2)).await;
     let rss_a = rss(pid)?;
     let conns = open_conns(&target, connections, 1).await?;
     let fill_started = Instant::now();
-    burst(&target, conns, tasks, 1 << 32, &counts).await;
+    let ok_before = counts.ok.load(Ordering::Relaxed);
+    burst(
+        &target,
+        conns,
+        tasks,
+        1 << 32,
+        fill_started + limit,
+        &counts,
+    )
+    .await;
     let fill_time = fill_started.elapsed();
+    let filled = counts.ok.load(Ordering::Relaxed) - ok_before;
     tokio::time::sleep(Duration::from_secs(2)).await;
     let rss_b = rss(pid)?;
     let errors = counts.errors.load(Ordering::Relaxed);
     let ok = counts.ok.load(Ordering::Relaxed);
-    let per_task = count_f64(rss_b.saturating_sub(rss_a)) * 1024.0 / count_f64(tasks.max(1));
+    // Per task actually created (a failed request stores nothing).
+    let per_task = count_f64(rss_b.saturating_sub(rss_a)) * 1024.0 / count_f64(filled.max(1));
     println!(
         "fill: {warmup_tasks} warm-up + {tasks} tasks ({ok} ok, {errors} errors) in {:.1} s ({:.0} req/s during the fill)",
         started.elapsed().as_secs_f64(),
@@ -143,7 +178,7 @@ pub(crate) async fn fill(
     if let Ok(Some(e)) = counts.first_error.lock().map(|e| e.clone()) {
         println!("first error: {e}");
     }
-    let met = per_task < 2048.0 && errors == 0;
+    let met = per_task < 2048.0 && errors == 0 && filled == tasks;
     if let Some(name) = md_row {
         println!(
             "MD| {name} | {tasks} tasks | {per_task:.0} B/task | < 2048 B | {} | RSS {:.1} → {:.1} MiB; answer {sample} B on the wire | {errors} |",
@@ -249,14 +284,19 @@ pub(crate) async fn soak(target: Target, args: SoakArgs) -> Result<bool, String>
     if let Ok(Some(e)) = counts.first_error.lock().map(|e| e.clone()) {
         println!("first error: {e}");
     }
+    let start_rss = samples.first().map_or(0, |s| s.1);
+    let achieved = count_f64(ok) / started.elapsed().as_secs_f64().max(1e-9);
     if let Some(name) = &args.md_row {
+        let mib = |k: u64| count_f64(k) / 1024.0;
         println!(
-            "MD| {name} | {:.0} req/s × {:.1} min | RSS {:.1} → {:.1} MiB over the 2nd half ({slope:.0} KiB/min, {per_req:.1} B/request), max {:.1} MiB | flat | {} | {errors} |",
+            "MD| {name} | {:.0} req/s asked, {achieved:.0} achieved × {:.1} min ({ok} requests) | start {:.1}, end {:.1}, max {:.1} MiB; 2nd half {:.1} → {:.1} MiB ({slope:.0} KiB/min, {per_req:.1} B/request) | flat | {} | {errors} |",
             args.rate,
             args.duration.as_secs_f64() / 60.0,
-            count_f64(r0) / 1024.0,
-            count_f64(r1) / 1024.0,
-            count_f64(max) / 1024.0,
+            mib(start_rss),
+            mib(r1),
+            mib(max),
+            mib(r0),
+            mib(r1),
             if flat { "✅" } else { "❌" }
         );
     }

@@ -95,6 +95,11 @@ pub(crate) struct TargetArgs {
     /// A name for the report (default: target, reply and URL).
     #[arg(long)]
     pub(crate) label: Option<String>,
+    /// Ask the echo agent for a `working` status before its artifact
+    /// (request metadata `"working": true`): a stream is then the Task,
+    /// `working`, the artifact and `completed`.
+    #[arg(long)]
+    pub(crate) working: bool,
 }
 
 /// The message id placeholder in the body templates: 26 bytes, replaced by
@@ -152,6 +157,18 @@ pub(crate) fn message_id(run: u32, worker: u32, seq: u64) -> String {
     String::from_utf8_lossy(&b).into_owned()
 }
 
+/// The request metadata: `"reply": "message"` and/or `"working": true`.
+fn metadata(message: bool, working: bool) -> Option<serde_json::Value> {
+    let mut m = serde_json::Map::new();
+    if message {
+        m.insert("reply".to_owned(), "message".into());
+    }
+    if working {
+        m.insert("working".to_owned(), true.into());
+    }
+    (!m.is_empty()).then_some(serde_json::Value::Object(m))
+}
+
 /// A resolved target, shared by its workers.
 #[derive(Debug)]
 pub(crate) struct Target {
@@ -165,6 +182,7 @@ pub(crate) struct Target {
     path: Uri,
     template: Template,
     text: String,
+    working: bool,
     /// Distinguishes this run's message ids from earlier runs'.
     pub(crate) run: u32,
 }
@@ -222,8 +240,8 @@ impl Target {
                     "kind": "message", "role": "user", "messageId": ID_PLACEHOLDER,
                     "parts": [{"kind": "text", "text": text}]
                 }});
-                if message {
-                    params["metadata"] = serde_json::json!({"reply": "message"});
+                if let Some(m) = metadata(message, args.working) {
+                    params["metadata"] = m;
                 }
                 let method = if args.target == Kind::JsonrpcSend {
                     "message/send"
@@ -239,8 +257,8 @@ impl Target {
                     "messageId": ID_PLACEHOLDER, "role": "ROLE_USER",
                     "content": [{"text": text}]
                 }});
-                if message {
-                    body["metadata"] = serde_json::json!({"reply": "message"});
+                if let Some(m) = metadata(message, args.working) {
+                    body["metadata"] = m;
                 }
                 body
             }
@@ -263,6 +281,7 @@ impl Target {
             path,
             template: Template::new(&body),
             text: text.to_owned(),
+            working: args.working,
             run,
         })
     }
@@ -280,9 +299,20 @@ impl Target {
                 ..Default::default()
             }),
             configuration: None,
-            metadata: (self.reply == Reply::Message).then(|| {
-                [("reply".to_owned(), pbjson_types::Value::from("message"))]
-                    .into_iter()
+            metadata: metadata(self.reply == Reply::Message, self.working).map(|m| {
+                let serde_json::Value::Object(m) = m else {
+                    return pbjson_types::Struct::default();
+                };
+                m.into_iter()
+                    .map(|(k, v)| {
+                        let v = match v {
+                            serde_json::Value::Bool(b) => pbjson_types::Value::from(b),
+                            v => {
+                                pbjson_types::Value::from(v.as_str().unwrap_or_default().to_owned())
+                            }
+                        };
+                        (k, v)
+                    })
                     .collect()
             }),
         }
@@ -290,9 +320,31 @@ impl Target {
 
     /// One HTTP/1.1 keep-alive connection (TCP_NODELAY).
     pub(crate) async fn connect_http(&self) -> Result<SendRequest<Full<Bytes>>, String> {
-        let tcp = TcpStream::connect(self.addr)
-            .await
-            .map_err(|e| format!("connect {}: {e}", self.addr))?;
+        self.connect_http_from(None).await
+    }
+
+    /// One HTTP/1.1 keep-alive connection from the local address `src`
+    /// (a loopback IP, port chosen by the kernel): many connections spread
+    /// over several source IPs do not exhaust one IP's ephemeral ports.
+    pub(crate) async fn connect_http_from(
+        &self,
+        src: Option<IpAddr>,
+    ) -> Result<SendRequest<Full<Bytes>>, String> {
+        let tcp = match src {
+            None => TcpStream::connect(self.addr).await,
+            Some(ip) => {
+                let sock = if ip.is_ipv4() {
+                    tokio::net::TcpSocket::new_v4()
+                } else {
+                    tokio::net::TcpSocket::new_v6()
+                }
+                .map_err(|e| format!("socket: {e}"))?;
+                sock.bind(SocketAddr::new(ip, 0))
+                    .map_err(|e| format!("bind {ip}: {e}"))?;
+                sock.connect(self.addr).await
+            }
+        }
+        .map_err(|e| format!("connect {}: {e}", self.addr))?;
         let _ = tcp.set_nodelay(true);
         let (sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(tcp))
             .await
@@ -517,6 +569,7 @@ mod tests {
             reply: Reply::Message,
             server_pid: None,
             label: None,
+            working: false,
         };
         let t = Target::new(&args, "hi", 1).unwrap();
         let body = t.template.render(1, 2, 3);
