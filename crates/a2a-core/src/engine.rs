@@ -279,8 +279,11 @@ struct Run {
 }
 
 struct RunState {
-    /// The snapshot; `None` until the first task event of a new task.
-    task: Option<Task>,
+    /// The snapshot; `None` until the first task event of a new task. Shared
+    /// (not copied) with the store when it keeps tasks in memory, and with
+    /// the `Task` events announced to subscribers: a change builds a new
+    /// snapshot, it never mutates a shared one.
+    task: Option<Arc<Task>>,
     /// The store version of `task`.
     version: Option<Version>,
     /// The context id (known before the task exists).
@@ -301,8 +304,15 @@ struct RunState {
 enum RunEvent {
     /// Shared by every receiver; each takes its own copy when it yields it.
     Event(Arc<StreamResponse>),
-    /// An execution returned; `error` is set when its caller must see it.
-    Done { exec: u64, error: Option<A2aError> },
+    /// A `Task` event: the snapshot itself, shared with the run (copied only
+    /// by a receiver that yields it).
+    Task(Arc<Task>),
+    /// An execution returned; `error` is set when its caller must see it
+    /// (boxed: it keeps every slot of the channel small).
+    Done {
+        exec: u64,
+        error: Option<Box<A2aError>>,
+    },
     /// No execution is in flight any more.
     Idle,
 }
@@ -543,13 +553,13 @@ impl Engine {
                 t.status.timestamp.get_or_insert_with(crate::now_rfc3339);
                 // The published task replaces the snapshot: nothing to announce first.
                 let _ = self.ensure_task(run, st);
-                self.commit(st, |task| {
+                let t = Arc::new(t);
+                self.commit_with(st, |task| {
                     ensure_open(task)?;
-                    task.clone_from(&t);
-                    Ok(())
+                    Ok(Arc::clone(&t))
                 })
                 .await?;
-                self.emit(run, st.version, StreamResponse::Task(t)).await;
+                self.emit_task(run, st.version, t).await;
                 self.notify(run, st);
                 Ok(())
             }
@@ -566,7 +576,7 @@ impl Engine {
                 })
                 .await?;
                 if let Some(t) = announce {
-                    self.emit(run, st.version, StreamResponse::Task(t)).await;
+                    self.emit_task(run, st.version, t).await;
                 }
                 self.emit(run, st.version, StreamResponse::StatusUpdate(e))
                     .await;
@@ -583,7 +593,7 @@ impl Engine {
                 })
                 .await?;
                 if let Some(t) = announce {
-                    self.emit(run, st.version, StreamResponse::Task(t)).await;
+                    self.emit_task(run, st.version, t).await;
                 }
                 self.emit(run, st.version, StreamResponse::ArtifactUpdate(e))
                     .await;
@@ -601,16 +611,48 @@ impl Engine {
     /// other replicas (under the run's mutex, so in commit order).
     async fn emit(&self, run: &Run, version: Option<Version>, event: StreamResponse) {
         if let (Some(cluster), Some(version)) = (&self.cluster, version) {
-            let message = ClusterMessage::Event {
-                task_id: run.task_id.clone(),
-                version,
-                event: Box::new(event.clone()),
-            };
-            if let Err(e) = cluster.publish(&message).await {
-                tracing::warn!(task_id = %run.task_id, error = %e, "could not publish to the cluster");
-            }
+            self.publish_remote(cluster, run, version, event.clone())
+                .await;
         }
         self.broadcast(run, event);
+    }
+
+    /// [`emit`](Self::emit) for a `Task` event: the snapshot is shared with
+    /// the local subscribers, not copied.
+    async fn emit_task(&self, run: &Run, version: Option<Version>, task: Arc<Task>) {
+        if let (Some(cluster), Some(version)) = (&self.cluster, version) {
+            let event = StreamResponse::Task(Task::clone(&task));
+            self.publish_remote(cluster, run, version, event).await;
+        }
+        let _ = run.events.send(RunEvent::Task(task));
+    }
+
+    async fn publish_remote(
+        &self,
+        cluster: &Arc<dyn Cluster>,
+        run: &Run,
+        version: Version,
+        event: StreamResponse,
+    ) {
+        // Subscribers on this replica that follow the task through the
+        // cluster (its run started elsewhere: a lease sweep or a cancel that
+        // gave up on the owner writes it here) never hear this replica's own
+        // publication; hand them the event directly. They skip versions they
+        // have seen, so a later echo is harmless.
+        if self.remote.contains_key(&run.task_id) {
+            self.forward_remote(
+                &run.task_id,
+                RemoteItem::Event(version, Arc::new(event.clone())),
+            );
+        }
+        let message = ClusterMessage::Event {
+            task_id: run.task_id.clone(),
+            version,
+            event: Box::new(event),
+        };
+        if let Err(e) = cluster.publish(&message).await {
+            tracing::warn!(task_id = %run.task_id, error = %e, "could not publish to the cluster");
+        }
     }
 
     /// Makes sure the run has a snapshot to fold into: for a new task, a fresh
@@ -618,7 +660,7 @@ impl Engine {
     /// that fresh snapshot, which the caller announces to subscribers (before
     /// the event that created it) once the first write succeeded, so every
     /// stream starts with the `Task`.
-    fn ensure_task(&self, run: &Run, st: &mut RunState) -> Option<Task> {
+    fn ensure_task(&self, run: &Run, st: &mut RunState) -> Option<Arc<Task>> {
         if st.task.is_some() {
             return None;
         }
@@ -629,7 +671,8 @@ impl Engine {
         );
         task.status.timestamp = Some(crate::now_rfc3339());
         task.history = st.first_message.take().map(|m| vec![m]);
-        st.task = Some(task.clone());
+        let task = Arc::new(task);
+        st.task = Some(Arc::clone(&task));
         st.version = None;
         Some(task)
     }
@@ -645,16 +688,32 @@ impl Engine {
         st: &mut RunState,
         fold: impl Fn(&mut Task) -> Result<(), A2aError>,
     ) -> Result<(), A2aError> {
+        self.commit_with(st, |current| {
+            // A new snapshot: the current one may be shared (store, events).
+            let mut task = Task::clone(current);
+            fold(&mut task)?;
+            Ok(Arc::new(task))
+        })
+        .await
+    }
+
+    /// [`commit`](Self::commit) with a function from the current snapshot to
+    /// the next one (which may be a task built elsewhere, not a copy).
+    async fn commit_with(
+        &self,
+        st: &mut RunState,
+        next: impl Fn(&Task) -> Result<Arc<Task>, A2aError>,
+    ) -> Result<(), A2aError> {
         const ATTEMPTS: usize = 16;
         let mut task_id = String::new();
         for _ in 0..ATTEMPTS {
-            let mut task = st
+            let current = st
                 .task
-                .clone()
+                .as_deref()
                 .ok_or_else(|| A2aError::internal("no task to update"))?;
-            let was_terminal = st.version.is_some() && task.status.state.is_terminal();
-            fold(&mut task)?;
-            match self.tasks.save(&task, st.version).await {
+            let was_terminal = st.version.is_some() && current.status.state.is_terminal();
+            let task = next(current)?;
+            match self.tasks.save_shared(&task, st.version).await {
                 Ok(version) => {
                     if task.status.state.is_terminal()
                         && !was_terminal
@@ -670,14 +729,14 @@ impl Engine {
                 }
                 Err(StoreError::Conflict) => {
                     tracing::debug!(task_id = %task.id, "stale write refused; re-reading the task");
-                    match self.tasks.get(&task.id).await? {
+                    match self.tasks.get_shared(&task.id).await? {
                         Some((fresh, version)) => {
                             st.task = Some(fresh);
                             st.version = Some(version);
                         }
                         None => return Err(A2aError::task_not_found_id(&task.id)),
                     }
-                    task_id = task.id;
+                    task_id.clone_from(&task.id);
                 }
                 Err(StoreError::Failed(e)) => return Err(e),
             }
@@ -744,7 +803,7 @@ impl Engine {
                 continue;
             }
             if !st.loaded {
-                match self.tasks.get(task_id).await {
+                match self.tasks.get_shared(task_id).await {
                     Ok(Some((task, version))) => {
                         st.context_id.clone_from(&task.context_id);
                         st.task = Some(task);
@@ -811,10 +870,10 @@ impl Engine {
                 }
                 None
             }
-            (Err(e), None) => (!st.replied_with_message).then_some(e),
-            (Ok(()), None) if !st.replied_with_message => Some(invalid_agent(
+            (Err(e), None) => (!st.replied_with_message).then(|| Box::new(e)),
+            (Ok(()), None) if !st.replied_with_message => Some(Box::new(invalid_agent(
                 "the agent finished without publishing a task or a message",
-            )),
+            ))),
             (Ok(()), _) => None,
         };
         st.active -= 1;
@@ -867,7 +926,7 @@ impl Engine {
     ) -> Result<Task, A2aError> {
         let engine = self;
         let (run, mut st) = engine.acquire(&params.id).await?;
-        let Some(task) = st.task.clone() else {
+        let Some(task) = st.task.as_deref().cloned() else {
             engine.release(&run, &mut st);
             return Err(A2aError::task_not_found_id(&params.id));
         };
@@ -903,7 +962,7 @@ impl Engine {
         let outcome = match result {
             Ok(()) => {
                 let mut st = run.state.lock().await;
-                let current = st.task.clone().unwrap_or(task);
+                let current = st.task.as_deref().cloned().unwrap_or(task);
                 if current.status.state.is_terminal() {
                     Ok(())
                 } else {
@@ -1103,7 +1162,7 @@ impl Engine {
                     self.release(&run, &mut st);
                     return Err(e);
                 }
-                let task = st.task.clone().unwrap_or(task);
+                let task = Arc::unwrap_or_clone(st.task.clone().unwrap_or(task));
                 st.active += 1;
                 let rx = run.events.subscribe();
                 drop(st);
@@ -1147,7 +1206,7 @@ impl Engine {
         Ok(cfg)
     }
 
-    async fn snapshot(&self, run: &Run) -> Option<Task> {
+    async fn snapshot(&self, run: &Run) -> Option<Arc<Task>> {
         run.state.lock().await.task.clone()
     }
 
@@ -1376,9 +1435,14 @@ fn subscription(
                     yield Ok(Arc::unwrap_or_clone(ev));
                     if fin { break; }
                 }
+                Ok(RunEvent::Task(t)) => {
+                    let fin = t.status.state.is_final();
+                    yield Ok(StreamResponse::Task(Arc::unwrap_or_clone(t)));
+                    if fin { break; }
+                }
                 Ok(RunEvent::Done { exec: done, error }) => {
                     if Some(done) == exec {
-                        if let Some(e) = error { yield Err(e); }
+                        if let Some(e) = error { yield Err(*e); }
                         break;
                     }
                 }
@@ -1393,7 +1457,7 @@ fn subscription(
                     match snapshot {
                         Some(t) => {
                             let fin = t.status.state.is_final();
-                            yield Ok(StreamResponse::Task(t));
+                            yield Ok(StreamResponse::Task(Arc::unwrap_or_clone(t)));
                             if fin || idle { break; }
                         }
                         None if idle => break,
@@ -1439,9 +1503,14 @@ impl RequestHandler for DefaultRequestHandler {
                         break;
                     }
                 }
+                Ok(RunEvent::Task(t)) => {
+                    if !blocking || t.status.state.is_final() {
+                        break;
+                    }
+                }
                 Ok(RunEvent::Done { exec: done, error }) if done == exec => {
                     if let Some(e) = error {
-                        return Err(e);
+                        return Err(*e);
                     }
                     break;
                 }
@@ -1461,7 +1530,7 @@ impl RequestHandler for DefaultRequestHandler {
             }
         }
         match engine.snapshot(&run).await {
-            Some(t) => finish(t),
+            Some(t) => finish(Arc::unwrap_or_clone(t)),
             None => Err(invalid_agent(
                 "the agent finished without publishing a task or a message",
             )),
@@ -1553,7 +1622,7 @@ impl RequestHandler for DefaultRequestHandler {
         if let Some(run) = run {
             let st = run.state.lock().await;
             if !st.retired
-                && let Some(task) = st.task.clone()
+                && let Some(task) = st.task.as_deref().cloned()
             {
                 let rx = run.events.subscribe();
                 let idle = st.active == 0;

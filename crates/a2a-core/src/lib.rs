@@ -68,11 +68,27 @@ pub use store::{
 /// A fresh random id (UUID v4), as used for task, context and message ids.
 #[must_use]
 pub fn new_id() -> String {
-    uuid::Uuid::new_v4().to_string()
+    // The hyphenated lower-case form, written without the `fmt` machinery.
+    let mut buf = [0u8; uuid::fmt::Hyphenated::LENGTH];
+    (*uuid::Uuid::new_v4().hyphenated().encode_lower(&mut buf)).to_owned()
 }
 
 /// The current time as RFC 3339 with milliseconds and `Z`.
 #[must_use]
 pub fn now_rfc3339() -> String {
     chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_hyphenated_lower_case_uuids() {
+        let id = new_id();
+        assert_eq!(id.len(), 36);
+        let parsed = uuid::Uuid::parse_str(&id).expect("a uuid");
+        assert_eq!(parsed.to_string(), id);
+        assert_eq!(parsed.get_version_num(), 4);
+    }
 }

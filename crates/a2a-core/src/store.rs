@@ -5,6 +5,8 @@
 //! touch a store. Writes carry the version the writer read, so a store shared
 //! by several processes can refuse a stale write instead of losing an update.
 
+use std::sync::Arc;
+
 use a2a_types::{A2aError, PushNotificationConfig, Task};
 use async_trait::async_trait;
 use dashmap::DashMap;
@@ -56,13 +58,33 @@ pub trait TaskStore: Send + Sync + 'static {
 
     /// Removes a task; returns whether it existed.
     async fn delete(&self, task_id: &str) -> Result<bool, A2aError>;
+
+    /// [`get`](Self::get), for a caller that only reads the task: a store
+    /// that keeps tasks in memory shares its snapshot instead of copying it.
+    /// The default wraps [`get`](Self::get).
+    async fn get_shared(&self, task_id: &str) -> Result<Option<(Arc<Task>, Version)>, A2aError> {
+        Ok(self.get(task_id).await?.map(|(t, v)| (Arc::new(t), v)))
+    }
+
+    /// [`save`](Self::save) of a task the caller shares and never mutates: a
+    /// store that keeps tasks in memory keeps the `Arc` instead of a copy.
+    /// The default calls [`save`](Self::save).
+    async fn save_shared(
+        &self,
+        task: &Arc<Task>,
+        expected: Option<Version>,
+    ) -> Result<Version, StoreError> {
+        self.save(task, expected).await
+    }
 }
 
 /// A [`TaskStore`] in memory, sharded so that writers of different tasks do
-/// not contend on one lock.
+/// not contend on one lock. Snapshots are immutable and shared (`Arc`) with
+/// the engine: [`save_shared`](TaskStore::save_shared) and
+/// [`get_shared`](TaskStore::get_shared) copy nothing.
 #[derive(Debug, Default)]
 pub struct InMemoryTaskStore {
-    tasks: DashMap<String, (Task, Version)>,
+    tasks: DashMap<String, (Arc<Task>, Version)>,
 }
 
 impl InMemoryTaskStore {
@@ -88,27 +110,57 @@ impl InMemoryTaskStore {
 #[async_trait]
 impl TaskStore for InMemoryTaskStore {
     async fn get(&self, task_id: &str) -> Result<Option<(Task, Version)>, A2aError> {
-        Ok(self.tasks.get(task_id).map(|e| e.value().clone()))
+        Ok(self.tasks.get(task_id).map(|e| (Task::clone(&e.0), e.1)))
     }
 
     async fn save(&self, task: &Task, expected: Option<Version>) -> Result<Version, StoreError> {
-        use dashmap::mapref::entry::Entry;
-        match (self.tasks.entry(task.id.clone()), expected) {
-            (Entry::Vacant(v), None) => {
-                v.insert((task.clone(), 1));
-                Ok(1)
-            }
-            (Entry::Occupied(mut o), Some(expected)) if o.get().1 == expected => {
-                let version = expected + 1;
-                *o.get_mut() = (task.clone(), version);
-                Ok(version)
-            }
-            _ => Err(StoreError::Conflict),
-        }
+        self.put(&task.id, expected, || Arc::new(task.clone()))
     }
 
     async fn delete(&self, task_id: &str) -> Result<bool, A2aError> {
         Ok(self.tasks.remove(task_id).is_some())
+    }
+
+    async fn get_shared(&self, task_id: &str) -> Result<Option<(Arc<Task>, Version)>, A2aError> {
+        Ok(self.tasks.get(task_id).map(|e| (Arc::clone(&e.0), e.1)))
+    }
+
+    async fn save_shared(
+        &self,
+        task: &Arc<Task>,
+        expected: Option<Version>,
+    ) -> Result<Version, StoreError> {
+        self.put(&task.id, expected, || Arc::clone(task))
+    }
+}
+
+impl InMemoryTaskStore {
+    /// The optimistic write: a create (`expected: None`) inserts a new key;
+    /// an update replaces the value in place (no key is allocated).
+    fn put(
+        &self,
+        task_id: &str,
+        expected: Option<Version>,
+        value: impl FnOnce() -> Arc<Task>,
+    ) -> Result<Version, StoreError> {
+        use dashmap::mapref::entry::Entry;
+        match expected {
+            None => match self.tasks.entry(task_id.to_owned()) {
+                Entry::Vacant(v) => {
+                    v.insert((value(), 1));
+                    Ok(1)
+                }
+                Entry::Occupied(_) => Err(StoreError::Conflict),
+            },
+            Some(expected) => match self.tasks.get_mut(task_id) {
+                Some(mut entry) if entry.1 == expected => {
+                    let version = expected + 1;
+                    *entry = (value(), version);
+                    Ok(version)
+                }
+                _ => Err(StoreError::Conflict),
+            },
+        }
     }
 }
 

@@ -138,6 +138,22 @@ pub(crate) fn decode<T: DeserializeOwned>(value: Value, what: &str) -> Result<T,
 // Lenient pre-cleaning (NOTES §11): applied to the JSON before pbjson reads it
 // ---------------------------------------------------------------------------
 
+/// The fast path of `SendMessageRequest` bodies: decodes straight from the
+/// bytes (no `Value` tree) when that is known to give what
+/// [`clean_send_request`] + [`decode`] give: the body has no backslash (so
+/// every key is literal) and no `"file"` or `"data"` key (so the cleaning is
+/// a no-op). `None` means "take the general path", which also produces the
+/// exact error for a body that does not decode.
+pub(crate) fn decode_send_fast(bytes: &[u8]) -> Option<v1::SendMessageRequest> {
+    let plain = memchr::memchr(b'\\', bytes).is_none()
+        && memchr::memmem::find(bytes, b"\"file\"").is_none()
+        && memchr::memmem::find(bytes, b"\"data\"").is_none();
+    if !plain {
+        return None;
+    }
+    serde_json::from_slice(bytes).ok()
+}
+
 /// Cleans a `SendMessageRequest`: every part of `message.content` (or
 /// `request.content`, the proto field name) goes through [`clean_part`].
 pub(crate) fn clean_send_request(body: &mut Value) {
@@ -287,8 +303,108 @@ impl ProtoJson for v1::ListTaskPushNotificationConfigResponse {
 }
 
 /// The canonical protobuf JSON of `msg` (pbjson: camelCase, enum names,
-/// default values omitted), with `TaskStatus.timestamp` in UTC ending in `Z`
-/// (pbjson writes `+00:00`).
+/// default values omitted) as compact bytes, with `TaskStatus.timestamp` in
+/// UTC ending in `Z` (pbjson writes `+00:00`): serialized straight into the
+/// buffer, then each status timestamp is found by walking the compact JSON
+/// along its path (no `Value` tree) and rewritten in place.
+pub(crate) fn to_json_bytes<T: ProtoJson>(msg: &T) -> Result<Vec<u8>, A2aError> {
+    let mut buf = Vec::with_capacity(1024);
+    serde_json::to_writer(&mut buf, msg)
+        .map_err(|e| A2aError::internal(format!("could not encode the answer: {e}")))?;
+    for path in T::STATUS_AT {
+        let mut at = Some(0);
+        for key in *path {
+            at = at.and_then(|start| json_scan::member(&buf, start, key));
+        }
+        if let Some(start) = at
+            && let Some(ts_start) = json_scan::member(&buf, start, "timestamp")
+            && buf[ts_start] == b'"'
+            && let Some(ts_end) = json_scan::skip_value(&buf, ts_start)
+            && buf[..ts_end].ends_with(b"+00:00\"")
+        {
+            buf.splice(ts_end - 7..ts_end, *b"Z\"");
+        }
+    }
+    Ok(buf)
+}
+
+/// Just enough of a JSON reader to find a member in compact, valid JSON
+/// (what `serde_json` writes): byte ranges, no allocation.
+mod json_scan {
+    /// Where the value of member `key` of the object starting at `start`
+    /// starts, if `start` is an object holding that (literal) key. Only the
+    /// members before it are skipped.
+    pub(super) fn member(buf: &[u8], start: usize, key: &str) -> Option<usize> {
+        if buf.get(start) != Some(&b'{') {
+            return None;
+        }
+        let mut i = start + 1;
+        loop {
+            match buf.get(i)? {
+                b'}' => return None,
+                b',' => i += 1,
+                b'"' => {
+                    let key_end = skip_value(buf, i)?;
+                    let name = &buf[i + 1..key_end - 1];
+                    if buf.get(key_end) != Some(&b':') {
+                        return None;
+                    }
+                    let value_start = key_end + 1;
+                    if name == key.as_bytes() {
+                        return Some(value_start);
+                    }
+                    i = skip_value(buf, value_start)?;
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// The end (exclusive) of the value starting at `i`.
+    pub(super) fn skip_value(buf: &[u8], mut i: usize) -> Option<usize> {
+        match buf.get(i)? {
+            b'"' => {
+                i += 1;
+                loop {
+                    i += memchr::memchr2(b'"', b'\\', buf.get(i..)?)?;
+                    match buf[i] {
+                        b'\\' => i += 2,
+                        _ => return Some(i + 1),
+                    }
+                }
+            }
+            b'{' | b'[' => {
+                let mut depth = 0usize;
+                loop {
+                    match buf.get(i)? {
+                        b'{' | b'[' => {
+                            depth += 1;
+                            i += 1;
+                        }
+                        b'}' | b']' => {
+                            depth -= 1;
+                            i += 1;
+                            if depth == 0 {
+                                return Some(i);
+                            }
+                        }
+                        b'"' => i = skip_value(buf, i)?,
+                        _ => i += 1,
+                    }
+                }
+            }
+            _ => {
+                while !matches!(buf.get(i), None | Some(b',' | b'}' | b']')) {
+                    i += 1;
+                }
+                Some(i)
+            }
+        }
+    }
+}
+
+/// The `Value` form of [`to_json_bytes`] (what it is checked against).
+#[cfg(test)]
 pub(crate) fn to_json<T: ProtoJson>(msg: &T) -> Result<Value, A2aError> {
     let mut value = serde_json::to_value(msg)
         .map_err(|e| A2aError::internal(format!("could not encode the answer: {e}")))?;
@@ -379,6 +495,102 @@ mod tests {
                 .map_err(|e| e.code()),
             Err(-32600)
         );
+    }
+
+    #[test]
+    fn bytes_and_value_encodings_agree() {
+        use a2a_pb::convert::timestamp_from_rfc3339;
+        let status = |state: v1::TaskState, with_message: bool| v1::TaskStatus {
+            state: state as i32,
+            update: with_message.then(|| v1::Message {
+                message_id: "m".to_owned(),
+                content: vec![v1::Part {
+                    part: Some(v1::part::Part::Text(
+                        r#"a "timestamp":"2025-07-31T08:00:00+00:00" {[\"#.to_owned(),
+                    )),
+                    metadata: None,
+                }],
+                metadata: Some(a2a_pb::convert::struct_from_json(
+                    json!({"timestamp": "2025-07-31T08:00:00.500+00:00", "x": [1, {"y": null}]})
+                        .as_object()
+                        .cloned()
+                        .unwrap_or_default(),
+                )),
+                ..Default::default()
+            }),
+            timestamp: timestamp_from_rfc3339("2025-07-31T10:00:00.5+02:00"),
+        };
+        let task = v1::Task {
+            id: "t".to_owned(),
+            context_id: "c".to_owned(),
+            status: Some(status(v1::TaskState::Completed, true)),
+            ..Default::default()
+        };
+        let check = |bytes: Vec<u8>, value: Value| {
+            let parsed: Value = serde_json::from_slice(&bytes).expect("valid JSON");
+            assert_eq!(parsed, value);
+        };
+        check(
+            to_json_bytes(&task).expect("bytes"),
+            to_json(&task).expect("value"),
+        );
+        let response = v1::SendMessageResponse {
+            payload: Some(v1::send_message_response::Payload::Task(task.clone())),
+        };
+        let bytes = to_json_bytes(&response).expect("bytes");
+        assert!(
+            String::from_utf8_lossy(&bytes).contains(r#""timestamp":"2025-07-31T08:00:00.500Z""#)
+        );
+        check(bytes, to_json(&response).expect("value"));
+        for payload in [
+            v1::stream_response::Payload::Task(task),
+            v1::stream_response::Payload::StatusUpdate(v1::TaskStatusUpdateEvent {
+                task_id: "t".to_owned(),
+                context_id: "c".to_owned(),
+                status: Some(status(v1::TaskState::Working, true)),
+                r#final: false,
+                metadata: None,
+            }),
+            v1::stream_response::Payload::StatusUpdate(v1::TaskStatusUpdateEvent {
+                status: Some(v1::TaskStatus {
+                    timestamp: None,
+                    ..status(v1::TaskState::Working, false)
+                }),
+                ..Default::default()
+            }),
+        ] {
+            let event = v1::StreamResponse {
+                payload: Some(payload),
+            };
+            check(
+                to_json_bytes(&event).expect("bytes"),
+                to_json(&event).expect("value"),
+            );
+        }
+    }
+
+    #[test]
+    fn the_fast_send_path_agrees_with_the_general_one() {
+        let general = |body: &str| {
+            let mut value = parse_json(body.as_bytes()).expect("json");
+            clean_send_request(&mut value);
+            decode::<v1::SendMessageRequest>(value, "SendMessageRequest").ok()
+        };
+        for body in [
+            r#"{"message":{"messageId":"m","role":"ROLE_USER","content":[{"text":"hi"}]}}"#,
+            r#"{"message":{"messageId":"m","role":"ROLE_USER","content":[{"text":"hi"}]},"metadata":{"reply":"message"},"configuration":{"blocking":true,"historyLength":2}}"#,
+            r#"{"request":{"message_id":"m","role":1,"content":[{"text":"hi"}]}}"#,
+            r#"{"message":{"messageId":"m","role":"ROLE_USER","content":[{"text":"hi"}]},"message":{"messageId":"n"}}"#,
+            r#"[1]"#,
+            r#"{"message":{"messageId":5}}"#,
+        ] {
+            let fast = decode_send_fast(body.as_bytes());
+            if fast.is_some() {
+                assert_eq!(fast, general(body), "{body}");
+            }
+        }
+        assert!(decode_send_fast(br#"{"message":{"content":[{"data":{"a":1}}]}}"#).is_none());
+        assert!(decode_send_fast(br#"{"message":{"content":[{"te\u0078t":"x"}]}}"#).is_none());
     }
 
     #[test]

@@ -268,20 +268,19 @@ async fn decode_send(
     headers: &HeaderMap,
     body: Body,
 ) -> Result<v1::SendMessageRequest, A2aError> {
-    let mut value = read_json(shared, headers, body).await?;
+    codec::check_content_type(headers)?;
+    let bytes = codec::read_body(body, headers, shared.config.body_limit).await?;
+    if let Some(request) = codec::decode_send_fast(&bytes) {
+        return Ok(request);
+    }
+    let mut value = codec::parse_json(&bytes)?;
     codec::clean_send_request(&mut value);
     codec::decode(value, "SendMessageRequest")
 }
 
 fn unary<T: ProtoJson>(result: Result<T, A2aError>) -> Response {
-    match result.and_then(|msg| codec::to_json(&msg)) {
-        Ok(value) => match serde_json::to_vec(&value) {
-            Ok(body) => json_response(body),
-            Err(e) => RestError(A2aError::internal(format!(
-                "could not encode the answer: {e}"
-            )))
-            .into_response(),
-        },
+    match result.and_then(|msg| codec::to_json_bytes(&msg)) {
+        Ok(body) => json_response(body),
         Err(e) => RestError(e).into_response(),
     }
 }
@@ -337,8 +336,11 @@ fn stream(config: &RestConfig, events: Result<EventStream, A2aError>) -> Respons
 }
 
 fn stream_event(event: StreamResponse) -> Result<Event, A2aError> {
-    let value = codec::to_json(&v1::StreamResponse::from(event))?;
-    json_event(Event::default(), &value)
+    let bytes = codec::to_json_bytes(&v1::StreamResponse::from(event))?;
+    // Compact JSON has no raw line break: one `data:` line.
+    let data = std::str::from_utf8(&bytes)
+        .map_err(|e| A2aError::internal(format!("could not encode the event: {e}")))?;
+    Ok(Event::default().data(data))
 }
 
 /// `event: error` with the [`ErrorBody`] as data.

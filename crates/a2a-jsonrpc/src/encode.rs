@@ -50,9 +50,13 @@ struct Failure<'a> {
 const INTERNAL_FALLBACK: &str =
     r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"Internal error"}}"#;
 
+/// The initial capacity of an answer's buffer: a small task (the common
+/// answer) fits without growing it.
+const BODY_CAPACITY: usize = 1024;
+
 /// `{"jsonrpc":"2.0","id":…,"result":…}` as bytes.
 pub(crate) fn success_body<R: Serialize>(id: &RawValue, result: &R) -> Vec<u8> {
-    let mut buf = Vec::with_capacity(512);
+    let mut buf = Vec::with_capacity(BODY_CAPACITY);
     let out = Success {
         jsonrpc: VERSION,
         id,
@@ -78,13 +82,18 @@ pub(crate) fn error_body(id: &RawValue, err: &A2aError) -> Vec<u8> {
 }
 
 /// One SSE event whose `data:` line is a success response.
+///
+/// The JSON is written into a plain buffer first and handed to the event in
+/// one piece: `Event::json_data` scans every small write of the serializer
+/// for line breaks, which cost more than the serialization itself. Compact
+/// JSON has no raw line break, so the data is one `data:` line either way.
 pub(crate) fn success_event<R: Serialize>(id: &RawValue, result: &R) -> Event {
     let out = Success {
         jsonrpc: VERSION,
         id,
         result,
     };
-    Event::default().json_data(&out).unwrap_or_else(|e| {
+    json_event(&out).unwrap_or_else(|e| {
         error_event(
             id,
             &A2aError::internal(format!("could not encode the event: {e}")),
@@ -99,9 +108,14 @@ pub(crate) fn error_event(id: &RawValue, err: &A2aError) -> Event {
         id,
         error: error_object(err),
     };
-    Event::default()
-        .json_data(&out)
-        .unwrap_or_else(|_| Event::default().data(INTERNAL_FALLBACK))
+    json_event(&out).unwrap_or_else(|_| Event::default().data(INTERNAL_FALLBACK))
+}
+
+fn json_event<T: Serialize>(data: &T) -> Result<Event, String> {
+    let mut buf = Vec::with_capacity(BODY_CAPACITY);
+    serde_json::to_writer(&mut buf, data).map_err(|e| e.to_string())?;
+    let text = std::str::from_utf8(&buf).map_err(|e| e.to_string())?;
+    Ok(Event::default().data(text))
 }
 
 #[cfg(test)]
@@ -136,5 +150,37 @@ mod tests {
             error_object(&A2aError::from_code(-32050, "x", None)).code,
             -32050
         );
+    }
+
+    #[test]
+    fn events_match_json_data() {
+        use axum::response::IntoResponse;
+        let id = serde_json::from_str::<&RawValue>("7").expect("raw");
+        let result = serde_json::json!({"text": "a\nb \"c\" \u{2028}", "n": [1, 2]});
+        let out = Success {
+            jsonrpc: VERSION,
+            id,
+            result: &result,
+        };
+        let expected = Event::default().json_data(&out).expect("event");
+        let body = |e: Event| {
+            let sse = axum::response::sse::Sse::new(futures::stream::iter([Ok::<
+                _,
+                std::convert::Infallible,
+            >(e)]));
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .build()
+                .expect("rt");
+            rt.block_on(async {
+                use http_body_util::BodyExt;
+                sse.into_response()
+                    .into_body()
+                    .collect()
+                    .await
+                    .expect("body")
+                    .to_bytes()
+            })
+        };
+        assert_eq!(body(success_event(id, &result)), body(expected));
     }
 }

@@ -9,6 +9,10 @@ use a2a_server::{Listeners, ServeError, Server, shutdown_signal};
 use clap::Parser;
 use tracing_subscriber::EnvFilter;
 
+// mimalloc: ~17 % fewer instructions per request than glibc malloc (crates/a2a-jsonrpc/benches/hotpath_mimalloc.rs).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     tracing_subscriber::fmt()

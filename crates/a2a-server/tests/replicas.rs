@@ -514,6 +514,18 @@ async fn a_killed_replica_s_task_fails_when_its_lease_expires() {
     };
     // Running on A, seen from B.
     until_state(&b_rest, &task.id, TaskState::Working, Instant::now() + WAIT).await;
+    // Streams that follow it from B and C: whichever replica sweeps the
+    // lease, both must hear the failure.
+    let mut b_stream = within(b_rest.resubscribe_task(TaskIdParams::new(&task.id)))
+        .await
+        .expect("tasks/resubscribe on B over REST");
+    let mut c_stream = within(c_grpc.resubscribe_task(TaskIdParams::new(&task.id)))
+        .await
+        .expect("tasks/resubscribe on C over gRPC");
+    for stream in [&mut b_stream, &mut c_stream] {
+        let snapshot = next(stream).await.expect("the snapshot");
+        assert!(matches!(snapshot, StreamResponse::Task(_)), "{snapshot:?}");
+    }
 
     a.kill();
     let killed = Instant::now();
@@ -533,6 +545,14 @@ async fn a_killed_replica_s_task_fails_when_its_lease_expires() {
         );
     }
     assert_eq!(key_of(&on_b.status), key_of(&on_c.status));
+    for (who, stream) in [("B", &mut b_stream), ("C", &mut c_stream)] {
+        let events = rest_of(stream).await;
+        let last = statuses(&events).last().cloned();
+        assert!(
+            matches!(last, Some((TaskState::Failed, _))),
+            "{who}'s stream ends failed: {events:?}"
+        );
+    }
     // A task still running is not failed by the sweep: B runs one, C and B
     // keep renewing, and it completes.
     let mut params = text("countdown 3");
