@@ -4,7 +4,6 @@
 
 use a2a_types::A2aError;
 use a2a_types::jsonrpc::JsonRpcError;
-use axum::response::sse::Event;
 use serde::Serialize;
 use serde_json::value::RawValue;
 
@@ -81,42 +80,51 @@ pub(crate) fn error_body(id: &RawValue, err: &A2aError) -> Vec<u8> {
     serde_json::to_vec(&out).unwrap_or_else(|_| INTERNAL_FALLBACK.as_bytes().to_vec())
 }
 
-/// One SSE event whose `data:` line is a success response.
+/// Appends one SSE event, `data: {"jsonrpc":"2.0","id":…,"result":…}` and
+/// a blank line, to `buf`.
 ///
-/// The JSON is written into a plain buffer first and handed to the event in
-/// one piece: `Event::json_data` scans every small write of the serializer
-/// for line breaks, which cost more than the serialization itself. Compact
-/// JSON has no raw line break, so the data is one `data:` line either way.
-pub(crate) fn success_event<R: Serialize>(id: &RawValue, result: &R) -> Event {
+/// Compact JSON has no raw line break (serde_json escapes them inside
+/// strings), so the response is always one `data:` line; the bytes equal
+/// axum's `Event::json_data` (tested below).
+pub(crate) fn push_success_event<R: Serialize>(buf: &mut Vec<u8>, id: &RawValue, result: &R) {
+    let start = buf.len();
+    buf.extend_from_slice(b"data: ");
     let out = Success {
         jsonrpc: VERSION,
         id,
         result,
     };
-    json_event(&out).unwrap_or_else(|e| {
-        error_event(
-            id,
-            &A2aError::internal(format!("could not encode the event: {e}")),
-        )
-    })
+    match serde_json::to_writer(&mut *buf, &out) {
+        Ok(()) => buf.extend_from_slice(b"\n\n"),
+        Err(e) => {
+            buf.truncate(start);
+            push_error_event(
+                buf,
+                id,
+                &A2aError::internal(format!("could not encode the event: {e}")),
+            );
+        }
+    }
 }
 
-/// One SSE event whose `data:` line is an error response.
-pub(crate) fn error_event(id: &RawValue, err: &A2aError) -> Event {
+/// Appends one SSE event whose `data:` line is an error response.
+pub(crate) fn push_error_event(buf: &mut Vec<u8>, id: &RawValue, err: &A2aError) {
+    let start = buf.len();
+    buf.extend_from_slice(b"data: ");
     let out = Failure {
         jsonrpc: VERSION,
         id,
         error: error_object(err),
     };
-    json_event(&out).unwrap_or_else(|_| Event::default().data(INTERNAL_FALLBACK))
+    if serde_json::to_writer(&mut *buf, &out).is_err() {
+        buf.truncate(start + b"data: ".len());
+        buf.extend_from_slice(INTERNAL_FALLBACK.as_bytes());
+    }
+    buf.extend_from_slice(b"\n\n");
 }
 
-fn json_event<T: Serialize>(data: &T) -> Result<Event, String> {
-    let mut buf = Vec::with_capacity(BODY_CAPACITY);
-    serde_json::to_writer(&mut buf, data).map_err(|e| e.to_string())?;
-    let text = std::str::from_utf8(&buf).map_err(|e| e.to_string())?;
-    Ok(Event::default().data(text))
-}
+/// The initial capacity of an SSE body frame.
+pub(crate) const FRAME_CAPACITY: usize = BODY_CAPACITY;
 
 #[cfg(test)]
 mod tests {
@@ -155,6 +163,7 @@ mod tests {
     #[test]
     fn events_match_json_data() {
         use axum::response::IntoResponse;
+        use axum::response::sse::Event;
         let id = serde_json::from_str::<&RawValue>("7").expect("raw");
         let result = serde_json::json!({"text": "a\nb \"c\" \u{2028}", "n": [1, 2]});
         let out = Success {
@@ -181,6 +190,17 @@ mod tests {
                     .to_bytes()
             })
         };
-        assert_eq!(body(success_event(id, &result)), body(expected));
+        let mut ours = Vec::new();
+        push_success_event(&mut ours, id, &result);
+        assert_eq!(&ours[..], &body(expected)[..]);
+        // An error event is one `data:` line too.
+        let mut err = Vec::new();
+        push_error_event(&mut err, id, &A2aError::task_not_found_id("t\n1"));
+        let text = std::str::from_utf8(&err).expect("utf-8");
+        assert!(
+            text.starts_with("data: {") && text.ends_with("}\n\n"),
+            "{text}"
+        );
+        assert_eq!(text.matches('\n').count(), 2, "{text}");
     }
 }

@@ -2,6 +2,7 @@
 
 use std::collections::hash_map::Entry;
 use std::convert::Infallible;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -17,17 +18,18 @@ use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::header::{CACHE_CONTROL, CONTENT_LENGTH, CONTENT_TYPE};
 use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
-use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, get, post};
 use bytes::Bytes;
-use futures::{Stream, StreamExt};
+use futures::{FutureExt, StreamExt};
 use http_body_util::BodyExt;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 
-use crate::encode::{error_body, error_event, success_body, success_event};
+use crate::encode::{
+    FRAME_CAPACITY, error_body, push_error_event, push_success_event, success_body,
+};
 use crate::envelope::{self, Envelope};
 
 /// The path of the agent card (A2A v0.3.0).
@@ -257,51 +259,112 @@ fn json_response(body: Vec<u8>) -> Response {
 /// The answer of a streaming method: always `text/event-stream`. Every event
 /// is one JSON-RPC response on one `data:` line; an error (before or during
 /// the stream) is one error response event, after which the stream ends.
+///
+/// Every event that is ready when the body is polled goes into the same
+/// body frame (at most [`MAX_FRAME`] bytes): a fast agent's `Task`, status
+/// and artifact events reach the socket in one write instead of one write
+/// each, and nothing waits for a batch to fill. While the agent is quiet, a
+/// `: keep-alive` comment is written every `keep_alive` (zero: never).
 fn stream(shared: &Shared, id: &RawValue, events: Result<EventStream, A2aError>) -> Response {
     let id: Box<RawValue> = id.to_owned();
-    match events {
+    let body = match events {
         Ok(events) => {
-            let body = futures::stream::unfold(Some((events, id)), |state| async move {
-                let (mut events, id) = state?;
-                match events.next().await {
-                    None => None,
-                    Some(Ok(event)) => {
-                        let sse = success_event(&id, &event);
-                        Some((Ok::<_, Infallible>(sse), Some((events, id))))
-                    }
-                    Some(Err(e)) => Some((Ok(error_event(&id, &e)), None)),
-                }
-            });
-            sse_response(shared.keep_alive, body)
+            let feed = Feed {
+                events,
+                id,
+                period: shared.keep_alive,
+                keep_alive: (!shared.keep_alive.is_zero())
+                    .then(|| Box::pin(tokio::time::sleep(shared.keep_alive))),
+            };
+            Body::from_stream(futures::stream::unfold(Some(feed), next_frame))
         }
         Err(e) => {
-            let event = error_event(&id, &e);
-            sse_response(
-                shared.keep_alive,
-                futures::stream::once(async move { Ok::<_, Infallible>(event) }),
-            )
+            let mut frame = Vec::with_capacity(FRAME_CAPACITY);
+            push_error_event(&mut frame, &id, &e);
+            Body::from(frame)
         }
-    }
-}
-
-fn sse_response<S>(keep_alive: Duration, events: S) -> Response
-where
-    S: Stream<Item = Result<Event, Infallible>> + Send + 'static,
-{
-    let mut response = if keep_alive.is_zero() {
-        Sse::new(events).into_response()
-    } else {
-        Sse::new(events)
-            .keep_alive(KeepAlive::new().interval(keep_alive).text("keep-alive"))
-            .into_response()
     };
+    let mut response = Response::new(body);
     let headers = response.headers_mut();
+    headers.insert(CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
     headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
     headers.insert(
         HeaderName::from_static("x-accel-buffering"),
         HeaderValue::from_static("no"),
     );
     response
+}
+
+/// The most bytes of events gathered into one SSE body frame.
+const MAX_FRAME: usize = 64 * 1024;
+
+/// An open SSE answer: the handler's events and the keep-alive timer.
+struct Feed {
+    events: EventStream,
+    id: Box<RawValue>,
+    period: Duration,
+    keep_alive: Option<Pin<Box<tokio::time::Sleep>>>,
+}
+
+/// The next body frame of a [`Feed`]: every event ready now (at least one),
+/// or a keep-alive comment; `None` once the stream has ended.
+async fn next_frame(state: Option<Feed>) -> Option<(Result<Bytes, Infallible>, Option<Feed>)> {
+    let mut feed = state?;
+    // `None`: the keep-alive period passed first.
+    let woke = match feed.keep_alive.as_mut() {
+        None => Some(feed.events.next().await),
+        Some(timer) => tokio::select! {
+            biased;
+            item = feed.events.next() => Some(item),
+            () = timer.as_mut() => None,
+        },
+    };
+    let first = match woke {
+        None => {
+            feed.rearm();
+            return Some((Ok(Bytes::from_static(b": keep-alive\n\n")), Some(feed)));
+        }
+        Some(None) => return None,
+        Some(Some(item)) => item,
+    };
+    let mut frame = Vec::with_capacity(FRAME_CAPACITY);
+    let mut open = feed.push(&mut frame, first);
+    while open && frame.len() < MAX_FRAME {
+        match feed.events.next().now_or_never() {
+            Some(Some(item)) => open = feed.push(&mut frame, item),
+            Some(None) => open = false,
+            None => break,
+        }
+    }
+    if open {
+        feed.rearm();
+    }
+    Some((Ok(Bytes::from(frame)), open.then_some(feed)))
+}
+
+impl Feed {
+    /// Appends one event; `false` when it ends the stream (an error).
+    fn push(&self, frame: &mut Vec<u8>, item: Result<a2a_types::StreamResponse, A2aError>) -> bool {
+        match item {
+            Ok(event) => {
+                push_success_event(frame, &self.id, &event);
+                true
+            }
+            Err(e) => {
+                push_error_event(frame, &self.id, &e);
+                false
+            }
+        }
+    }
+
+    /// Restarts the keep-alive period after a write.
+    fn rearm(&mut self) {
+        if let Some(timer) = self.keep_alive.as_mut() {
+            timer
+                .as_mut()
+                .reset(tokio::time::Instant::now() + self.period);
+        }
+    }
 }
 
 /// Accepts `application/json` (any parameters, e.g. `charset`), any
@@ -425,6 +488,71 @@ fn call_context(headers: &HeaderMap) -> CallContext {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn feed(events: EventStream, keep_alive: Duration) -> Feed {
+        Feed {
+            events,
+            id: serde_json::value::to_raw_value(&1).expect("id"),
+            period: keep_alive,
+            keep_alive: Some(Box::pin(tokio::time::sleep(keep_alive))),
+        }
+    }
+
+    fn status(state: a2a_types::TaskState) -> Result<a2a_types::StreamResponse, A2aError> {
+        Ok(a2a_types::StreamResponse::StatusUpdate(
+            a2a_types::TaskStatusUpdateEvent {
+                task_id: "t".into(),
+                context_id: "c".into(),
+                status: a2a_types::TaskStatus::new(state),
+                is_final: false,
+                metadata: None,
+            },
+        ))
+    }
+
+    #[tokio::test]
+    async fn ready_events_share_one_frame_and_an_error_ends_the_stream() {
+        use a2a_types::TaskState::{Completed, Working};
+        let events = futures::stream::iter([
+            status(Working),
+            status(Completed),
+            Err(A2aError::internal("boom")),
+            status(Working),
+        ])
+        .boxed();
+        let (frame, rest) = next_frame(Some(feed(events, Duration::from_secs(60))))
+            .await
+            .expect("a frame");
+        let frame = frame.expect("bytes");
+        let text = std::str::from_utf8(&frame).expect("utf-8");
+        assert_eq!(text.matches("data: ").count(), 3, "{text}");
+        assert!(text.ends_with("\n\n") && text.contains("boom"), "{text}");
+        assert!(rest.is_none(), "the error ended the stream");
+    }
+
+    #[tokio::test]
+    async fn a_quiet_stream_gets_keep_alive_comments_then_its_event() {
+        let (tx, rx) = tokio::sync::mpsc::channel(1);
+        let events = tokio_stream_like(rx);
+        let (frame, state) = next_frame(Some(feed(events, Duration::from_millis(50))))
+            .await
+            .expect("a frame");
+        assert_eq!(&frame.expect("bytes")[..], b": keep-alive\n\n");
+        tx.send(status(a2a_types::TaskState::Working))
+            .await
+            .expect("send");
+        drop(tx);
+        let (frame, state) = next_frame(state).await.expect("the event");
+        assert!(frame.expect("bytes").starts_with(b"data: {"));
+        assert!(next_frame(state).await.is_none(), "ended with its events");
+    }
+
+    fn tokio_stream_like(
+        rx: tokio::sync::mpsc::Receiver<Result<a2a_types::StreamResponse, A2aError>>,
+    ) -> EventStream {
+        futures::stream::unfold(rx, |mut rx| async move { rx.recv().await.map(|e| (e, rx)) })
+            .boxed()
+    }
 
     #[test]
     fn content_types() {
