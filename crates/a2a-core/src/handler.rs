@@ -27,10 +27,19 @@ pub struct CallContext {
     /// The authenticated principal, when an authentication layer set one.
     pub user: Option<String>,
     /// Request headers (HTTP) or metadata (gRPC), names in lower case.
-    pub headers: HashMap<String, String>,
+    ///
+    /// Shared: the engine hands the context to the agent's
+    /// [`RequestContext`](crate::RequestContext) without copying a header.
+    /// Build or change it with [`headers_mut`](Self::headers_mut).
+    pub headers: Arc<HashMap<String, String>>,
 }
 
 impl CallContext {
+    /// The headers, for writing (copied first only if they are shared).
+    pub fn headers_mut(&mut self) -> &mut HashMap<String, String> {
+        Arc::make_mut(&mut self.headers)
+    }
+
     /// Parses a comma-separated `X-A2A-Extensions` value into the context.
     pub fn add_requested_extensions(&mut self, header_value: &str) {
         for uri in header_value

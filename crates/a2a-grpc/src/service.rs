@@ -90,12 +90,13 @@ fn error(e: &A2aError) -> Status {
 /// keys skipped) and the extensions of `x-a2a-extensions`.
 fn call_context(metadata: &MetadataMap) -> CallContext {
     let mut ctx = CallContext::default();
+    let map = ctx.headers_mut();
     for entry in metadata.iter() {
         let KeyAndValueRef::Ascii(key, value) = entry else {
             continue;
         };
         let Ok(value) = value.to_str() else { continue };
-        match ctx.headers.entry(key.as_str().to_owned()) {
+        match map.entry(key.as_str().to_owned()) {
             Entry::Occupied(mut e) => {
                 let joined = e.get_mut();
                 joined.push_str(", ");

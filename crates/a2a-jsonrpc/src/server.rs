@@ -463,10 +463,11 @@ async fn drain(mut body: Body, limit: usize) {
 /// extensions asked for in `X-A2A-Extensions` (comma-separated, repeatable).
 fn call_context(headers: &HeaderMap) -> CallContext {
     let mut ctx = CallContext::default();
-    ctx.headers.reserve(headers.keys_len());
+    let map = ctx.headers_mut();
+    map.reserve(headers.keys_len());
     for (name, value) in headers {
         let Ok(value) = value.to_str() else { continue };
-        match ctx.headers.entry(name.as_str().to_owned()) {
+        match map.entry(name.as_str().to_owned()) {
             Entry::Occupied(mut e) => {
                 let joined = e.get_mut();
                 joined.push_str(", ");

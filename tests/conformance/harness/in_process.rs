@@ -261,7 +261,7 @@ fn context(headers: &[(String, String)]) -> CallContext {
         if name == "x-a2a-extensions" {
             ctx.add_requested_extensions(value);
         }
-        ctx.headers.insert(name, value.clone());
+        ctx.headers_mut().insert(name, value.clone());
     }
     ctx
 }
