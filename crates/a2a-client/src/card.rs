@@ -15,12 +15,11 @@
 //! ```
 
 use a2a_types::AgentCard;
-use http::header::ACCEPT;
-use http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
+use http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode};
 
 use crate::ClientError;
 use crate::interceptor::{CallInterceptor, Chain, Operation};
-use crate::util::{is_gateway_error, unreachable};
+use crate::util::{APPLICATION_JSON, HttpBase, is_gateway_error, read_body};
 
 /// The path of the agent card (A2A v0.3.0), relative to the agent's base URL.
 pub const AGENT_CARD_PATH: &str = "/.well-known/agent-card.json";
@@ -50,9 +49,7 @@ pub const CARD_DISCOVERY_TRANSPORT: &str = "HTTP";
 pub struct CardResolver {
     base: String,
     path: Option<String>,
-    client: reqwest::Client,
-    headers: HeaderMap,
-    interceptors: Chain,
+    http: HttpBase,
 }
 
 impl CardResolver {
@@ -65,9 +62,7 @@ impl CardResolver {
         Self {
             base,
             path: None,
-            client: reqwest::Client::new(),
-            headers: HeaderMap::new(),
-            interceptors: Chain::default(),
+            http: HttpBase::default(),
         }
     }
 
@@ -82,26 +77,28 @@ impl CardResolver {
     /// Uses `client` (timeouts, TLS, proxies) for the request.
     #[must_use]
     pub fn with_client(mut self, client: reqwest::Client) -> Self {
-        self.client = client;
+        self.http.client = client;
         self
     }
 
     /// Adds a header to the request.
     #[must_use]
     pub fn with_header(mut self, name: HeaderName, value: HeaderValue) -> Self {
-        self.headers.append(name, value);
+        self.http.headers.append(name, value);
         self
     }
 
     /// Runs `interceptor` before the request.
     #[must_use]
     pub fn with_interceptor(mut self, interceptor: impl CallInterceptor) -> Self {
-        self.interceptors.push(std::sync::Arc::new(interceptor));
+        self.http
+            .interceptors
+            .push(std::sync::Arc::new(interceptor));
         self
     }
 
     pub(crate) fn with_chain(mut self, chain: &Chain) -> Self {
-        self.interceptors.extend(chain);
+        self.http.interceptors.extend(chain);
         self
     }
 
@@ -127,17 +124,13 @@ impl CardResolver {
     /// See the type's docs.
     pub async fn resolve(&self) -> Result<AgentCard, ClientError> {
         let headers = self
-            .interceptors
-            .headers(
-                Operation::GetAgentCard,
-                CARD_DISCOVERY_TRANSPORT,
-                &self.headers,
-            )
+            .http
+            .call_headers(Operation::GetAgentCard, CARD_DISCOVERY_TRANSPORT)
             .await?;
         let urls = self.urls();
         let mut missing = Vec::with_capacity(urls.len());
         for url in &urls {
-            match get_card(&self.client, &headers, url).await? {
+            match get_card(&self.http, &headers, url).await? {
                 CardFetch::Found(card) => return Ok(*card),
                 CardFetch::Missing(status) => missing.push(format!("{url} (HTTP {status})")),
             }
@@ -155,17 +148,13 @@ enum CardFetch {
 }
 
 async fn get_card(
-    client: &reqwest::Client,
+    http: &HttpBase,
     headers: &HeaderMap,
     url: &str,
 ) -> Result<CardFetch, ClientError> {
-    let response = client
-        .get(url)
-        .headers(headers.clone())
-        .header(ACCEPT, "application/json")
-        .send()
-        .await
-        .map_err(|e| unreachable(&e))?;
+    let response = http
+        .send_with(headers.clone(), Method::GET, url, APPLICATION_JSON, None)
+        .await?;
     let status = response.status();
     if is_gateway_error(status) {
         return Err(ClientError::Unreachable(format!("HTTP {status}")));
@@ -173,7 +162,7 @@ async fn get_card(
     if !status.is_success() {
         return Ok(CardFetch::Missing(status));
     }
-    let bytes = response.bytes().await.map_err(|e| unreachable(&e))?;
+    let bytes = read_body(response).await?;
     serde_json::from_slice(&bytes)
         .map(|card| CardFetch::Found(Box::new(card)))
         .map_err(|e| ClientError::InvalidResponse(format!("malformed agent card at {url}: {e}")))

@@ -39,10 +39,9 @@ use a2a_types::{
     TaskQueryParams,
 };
 use async_trait::async_trait;
-use eventsource_stream::{EventStreamError, Eventsource};
 use futures::StreamExt;
-use http::header::{ACCEPT, CONTENT_TYPE};
-use http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
+use http::header::CONTENT_TYPE;
+use http::{HeaderName, HeaderValue, Method, StatusCode};
 use serde::de::{DeserializeOwned, IgnoredAny};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::value::RawValue;
@@ -50,11 +49,11 @@ use serde_json::value::RawValue;
 use crate::card::CardResolver;
 pub use crate::card::{AGENT_CARD_PATH, LEGACY_AGENT_CARD_PATH};
 use crate::interceptor::{CallInterceptor, Chain, Operation};
-use crate::util::{is_event_stream, is_gateway_error, unreachable};
+use crate::util::{
+    APPLICATION_JSON, HttpBase, TEXT_EVENT_STREAM, is_event_stream, is_gateway_error, read_body,
+    sse_events,
+};
 use crate::{ClientError, EventStream, Transport};
-
-const APPLICATION_JSON: &str = "application/json";
-const TEXT_EVENT_STREAM: &str = "text/event-stream";
 
 /// The JSON-RPC 2.0 client transport (`"JSONRPC"` in agent cards).
 ///
@@ -63,9 +62,7 @@ const TEXT_EVENT_STREAM: &str = "text/event-stream";
 #[derive(Debug)]
 pub struct JsonRpcTransport {
     url: String,
-    client: reqwest::Client,
-    headers: HeaderMap,
-    interceptors: Chain,
+    http: HttpBase,
     next_id: AtomicI64,
 }
 
@@ -75,9 +72,7 @@ impl JsonRpcTransport {
     pub fn new(url: impl Into<String>) -> Self {
         Self {
             url: url.into(),
-            client: reqwest::Client::new(),
-            headers: HeaderMap::new(),
-            interceptors: Chain::default(),
+            http: HttpBase::default(),
             next_id: AtomicI64::new(1),
         }
     }
@@ -86,7 +81,7 @@ impl JsonRpcTransport {
     /// request.
     #[must_use]
     pub fn with_client(mut self, client: reqwest::Client) -> Self {
-        self.client = client;
+        self.http.client = client;
         self
     }
 
@@ -94,7 +89,7 @@ impl JsonRpcTransport {
     /// `X-A2A-Extensions`. Repeating a name adds another value.
     #[must_use]
     pub fn with_header(mut self, name: HeaderName, value: HeaderValue) -> Self {
-        self.headers.append(name, value);
+        self.http.headers.append(name, value);
         self
     }
 
@@ -102,12 +97,14 @@ impl JsonRpcTransport {
     /// [`interceptor`](crate::interceptor).
     #[must_use]
     pub fn with_interceptor(mut self, interceptor: impl CallInterceptor) -> Self {
-        self.interceptors.push(std::sync::Arc::new(interceptor));
+        self.http
+            .interceptors
+            .push(std::sync::Arc::new(interceptor));
         self
     }
 
     pub(crate) fn with_chain(mut self, chain: &Chain) -> Self {
-        self.interceptors.extend(chain);
+        self.http.interceptors.extend(chain);
         self
     }
 
@@ -140,19 +137,16 @@ impl JsonRpcTransport {
         body: Vec<u8>,
         accept: &'static str,
     ) -> Result<reqwest::Response, ClientError> {
-        let headers = self
-            .interceptors
-            .headers(op, a2a_types::TRANSPORT_JSONRPC, &self.headers)
-            .await?;
-        self.client
-            .post(&self.url)
-            .headers(headers)
-            .header(CONTENT_TYPE, APPLICATION_JSON)
-            .header(ACCEPT, accept)
-            .body(body)
-            .send()
+        self.http
+            .send(
+                op,
+                a2a_types::TRANSPORT_JSONRPC,
+                Method::POST,
+                &self.url,
+                accept,
+                Some(body),
+            )
             .await
-            .map_err(|e| unreachable(&e))
     }
 
     /// One unary call.
@@ -165,7 +159,7 @@ impl JsonRpcTransport {
         let body = self.request_body(method, params)?;
         let response = self.post(op, body, APPLICATION_JSON).await?;
         let status = response.status();
-        let bytes = response.bytes().await.map_err(|e| unreachable(&e))?;
+        let bytes = read_body(response).await?;
         decode_unary(method, status, &bytes)
     }
 
@@ -181,14 +175,14 @@ impl JsonRpcTransport {
         let status = response.status();
         let is_sse = is_event_stream(response.headers().get(CONTENT_TYPE));
         if !is_sse {
-            let bytes = response.bytes().await.map_err(|e| unreachable(&e))?;
+            let bytes = read_body(response).await?;
             let event: StreamResponse = decode_unary(method, status, &bytes)?;
             return Ok(Box::pin(futures::stream::once(async move { Ok(event) })));
         }
         if !status.is_success() {
             return Err(status_error(status, b""));
         }
-        let mut events = sse_events(response);
+        let mut events = sse_events(response, |event| decode_event(&event.data));
         match events.next().await {
             None => Ok(Box::pin(futures::stream::empty())),
             Some(Err(e)) => Err(e),
@@ -264,7 +258,7 @@ impl Transport for JsonRpcTransport {
         let body = self.request_body(method, Some(&params))?;
         let response = self.post(op, body, APPLICATION_JSON).await?;
         let status = response.status();
-        let bytes = response.bytes().await.map_err(|e| unreachable(&e))?;
+        let bytes = read_body(response).await?;
         if status.is_success() && is_result_less_success(&bytes) {
             return Ok(());
         }
@@ -381,31 +375,6 @@ fn decode_event(data: &str) -> Result<StreamResponse, ClientError> {
             .map_err(|e| ClientError::InvalidResponse(format!("malformed stream event: {e}"))),
         Err(msg) => Err(ClientError::InvalidResponse(msg)),
     }
-}
-
-/// The events of an SSE body; the stream ends after its first error.
-fn sse_events(response: reqwest::Response) -> EventStream {
-    let sse = Box::pin(response.bytes_stream().eventsource());
-    Box::pin(futures::stream::unfold(Some(sse), |state| async move {
-        let mut sse = state?;
-        loop {
-            return match sse.next().await? {
-                // Events without data are not JSON-RPC responses; skip them.
-                Ok(event) if event.data.trim().is_empty() => continue,
-                Ok(event) => match decode_event(&event.data) {
-                    Ok(r) => Some((Ok(r), Some(sse))),
-                    Err(e) => Some((Err(e), None)),
-                },
-                Err(EventStreamError::Transport(e)) => Some((Err(unreachable(&e)), None)),
-                Err(e) => Some((
-                    Err(ClientError::InvalidResponse(format!(
-                        "malformed event stream: {e}"
-                    ))),
-                    None,
-                )),
-            };
-        }
-    }))
 }
 
 #[cfg(test)]

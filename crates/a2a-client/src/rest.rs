@@ -70,20 +70,18 @@ use a2a_types::{
     TaskQueryParams,
 };
 use async_trait::async_trait;
-use eventsource_stream::{EventStreamError, Eventsource};
 use futures::StreamExt;
-use http::header::{ACCEPT, CONTENT_TYPE};
-use http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode};
+use http::header::CONTENT_TYPE;
+use http::{HeaderName, HeaderValue, Method, StatusCode};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::interceptor::{CallInterceptor, Chain, Operation};
-use crate::util::{is_event_stream, unreachable};
+use crate::util::{
+    APPLICATION_JSON, HttpBase, TEXT_EVENT_STREAM, is_event_stream, read_body, sse_events,
+};
 use crate::{ClientError, EventStream, Transport};
-
-const APPLICATION_JSON: &str = "application/json";
-const TEXT_EVENT_STREAM: &str = "text/event-stream";
 
 /// The HTTP+JSON client transport (`"HTTP+JSON"` in agent cards).
 ///
@@ -91,9 +89,7 @@ const TEXT_EVENT_STREAM: &str = "text/event-stream";
 #[derive(Debug, Clone)]
 pub struct RestTransport {
     base: String,
-    client: reqwest::Client,
-    headers: HeaderMap,
-    interceptors: Chain,
+    http: HttpBase,
 }
 
 impl RestTransport {
@@ -107,9 +103,7 @@ impl RestTransport {
         }
         Self {
             base,
-            client: reqwest::Client::new(),
-            headers: HeaderMap::new(),
-            interceptors: Chain::default(),
+            http: HttpBase::default(),
         }
     }
 
@@ -117,7 +111,7 @@ impl RestTransport {
     /// request.
     #[must_use]
     pub fn with_client(mut self, client: reqwest::Client) -> Self {
-        self.client = client;
+        self.http.client = client;
         self
     }
 
@@ -125,7 +119,7 @@ impl RestTransport {
     /// `X-A2A-Extensions`. Repeating a name adds another value.
     #[must_use]
     pub fn with_header(mut self, name: HeaderName, value: HeaderValue) -> Self {
-        self.headers.append(name, value);
+        self.http.headers.append(name, value);
         self
     }
 
@@ -133,12 +127,14 @@ impl RestTransport {
     /// [`interceptor`](crate::interceptor).
     #[must_use]
     pub fn with_interceptor(mut self, interceptor: impl CallInterceptor) -> Self {
-        self.interceptors.push(std::sync::Arc::new(interceptor));
+        self.http
+            .interceptors
+            .push(std::sync::Arc::new(interceptor));
         self
     }
 
     pub(crate) fn with_chain(mut self, chain: &Chain) -> Self {
-        self.interceptors.extend(chain);
+        self.http.interceptors.extend(chain);
         self
     }
 
@@ -156,23 +152,16 @@ impl RestTransport {
         body: Option<Vec<u8>>,
         accept: &'static str,
     ) -> Result<reqwest::Response, ClientError> {
-        let headers = self
-            .interceptors
-            .headers(
+        self.http
+            .send(
                 op.operation(),
                 a2a_types::TRANSPORT_HTTP_JSON,
-                &self.headers,
+                method,
+                &format!("{}{path}", self.base),
+                accept,
+                body,
             )
-            .await?;
-        let mut request = self
-            .client
-            .request(method, format!("{}{path}", self.base))
-            .headers(headers)
-            .header(ACCEPT, accept);
-        if let Some(body) = body {
-            request = request.header(CONTENT_TYPE, APPLICATION_JSON).body(body);
-        }
-        request.send().await.map_err(|e| unreachable(&e))
+            .await
     }
 
     /// One unary call; the answer is decoded as `R`.
@@ -185,7 +174,7 @@ impl RestTransport {
     ) -> Result<R, ClientError> {
         let response = self.send(op, method, path, body, APPLICATION_JSON).await?;
         let status = response.status();
-        let bytes = response.bytes().await.map_err(|e| unreachable(&e))?;
+        let bytes = read_body(response).await?;
         if !status.is_success() {
             return Err(error_for(op, status, &bytes));
         }
@@ -206,14 +195,16 @@ impl RestTransport {
         let status = response.status();
         let is_sse = is_event_stream(response.headers().get(CONTENT_TYPE));
         if !is_sse {
-            let bytes = response.bytes().await.map_err(|e| unreachable(&e))?;
+            let bytes = read_body(response).await?;
             if !status.is_success() {
                 return Err(error_for(op, status, &bytes));
             }
             let event = decode_event_data("", &String::from_utf8_lossy(&bytes))?;
             return Ok(Box::pin(futures::stream::once(async move { Ok(event) })));
         }
-        let mut events = sse_events(response);
+        let mut events = sse_events(response, |event| {
+            decode_event_data(&event.event, &event.data)
+        });
         match events.next().await {
             Some(Err(e)) => Err(e),
             _ if !status.is_success() => Err(error_for(op, status, b"")),
@@ -427,7 +418,7 @@ impl Transport for RestTransport {
             )
             .await?;
         let status = response.status();
-        let bytes = response.bytes().await.map_err(|e| unreachable(&e))?;
+        let bytes = read_body(response).await?;
         if status.is_success() {
             Ok(())
         } else {
@@ -578,30 +569,6 @@ fn decode_event_data(event: &str, data: &str) -> Result<StreamResponse, ClientEr
     let pb: v1::StreamResponse = serde_json::from_value(value)
         .map_err(|e| ClientError::InvalidResponse(format!("malformed stream event: {e}")))?;
     convert(Op::SendMessageStream, pb)
-}
-
-/// The events of an SSE body; the stream ends after its first error.
-fn sse_events(response: reqwest::Response) -> EventStream {
-    let sse = Box::pin(response.bytes_stream().eventsource());
-    Box::pin(futures::stream::unfold(Some(sse), |state| async move {
-        let mut sse = state?;
-        loop {
-            return match sse.next().await? {
-                Ok(event) if event.data.trim().is_empty() => continue,
-                Ok(event) => match decode_event_data(&event.event, &event.data) {
-                    Ok(r) => Some((Ok(r), Some(sse))),
-                    Err(e) => Some((Err(e), None)),
-                },
-                Err(EventStreamError::Transport(e)) => Some((Err(unreachable(&e)), None)),
-                Err(e) => Some((
-                    Err(ClientError::InvalidResponse(format!(
-                        "malformed event stream: {e}"
-                    ))),
-                    None,
-                )),
-            };
-        }
-    }))
 }
 
 #[cfg(test)]
