@@ -2,6 +2,7 @@
 //! transport adapter calls.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::sync::Arc;
 
 use a2a_types::{
@@ -17,6 +18,10 @@ use futures::stream::BoxStream;
 /// `tasks/resubscribe`. It starts with the `Task` (or the single `Message`)
 /// and ends after a terminal or interrupted state.
 pub type EventStream = BoxStream<'static, Result<StreamResponse, A2aError>>;
+
+/// The header (HTTP) or metadata key (gRPC) that lists the extensions a
+/// client asks for, in lower case.
+const EXTENSIONS_HEADER: &str = "x-a2a-extensions";
 
 /// Transport-neutral facts about one call, filled in by the adapter.
 #[derive(Debug, Clone, Default)]
@@ -38,6 +43,39 @@ impl CallContext {
     /// The headers, for writing (copied first only if they are shared).
     pub fn headers_mut(&mut self) -> &mut HashMap<String, String> {
         Arc::make_mut(&mut self.headers)
+    }
+
+    /// The context of a call that carried these headers (HTTP) or ASCII
+    /// metadata (gRPC), in the order received, one pair per value.
+    ///
+    /// Names are stored in lower case; the values of a repeated name are
+    /// joined with `", "`. Every `X-A2A-Extensions` value also fills
+    /// [`requested_extensions`](Self::requested_extensions) (see
+    /// [`add_requested_extensions`](Self::add_requested_extensions)). The
+    /// adapter drops what cannot be a `&str` (non-UTF-8 header values,
+    /// binary gRPC metadata) before handing the pairs over.
+    pub fn from_headers<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Self {
+        let pairs = pairs.into_iter();
+        let (lower, upper) = pairs.size_hint();
+        let mut headers = HashMap::with_capacity(upper.unwrap_or(lower));
+        let mut ctx = Self::default();
+        for (name, value) in pairs {
+            if name.eq_ignore_ascii_case(EXTENSIONS_HEADER) {
+                ctx.add_requested_extensions(value);
+            }
+            match headers.entry(name.to_ascii_lowercase()) {
+                Entry::Occupied(mut e) => {
+                    let joined: &mut String = e.get_mut();
+                    joined.push_str(", ");
+                    joined.push_str(value);
+                }
+                Entry::Vacant(e) => {
+                    e.insert(value.to_owned());
+                }
+            }
+        }
+        ctx.headers = Arc::new(headers);
+        ctx
     }
 
     /// Parses a comma-separated `X-A2A-Extensions` value into the context.
@@ -149,4 +187,25 @@ pub trait RequestHandler: Send + Sync + 'static {
     ///
     /// JSON-RPC `agent/getAuthenticatedExtendedCard` · gRPC `GetAgentCard` · REST `GET /v1/card`.
     async fn get_extended_agent_card(&self, ctx: &CallContext) -> Result<AgentCard, A2aError>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_context_from_headers() {
+        let ctx = CallContext::from_headers([
+            ("X-A2A-Extensions", "urn:a, urn:b"),
+            ("x-custom", "1"),
+            ("x-a2a-extensions", "urn:c,urn:a"),
+            ("X-Custom", "2"),
+        ]);
+        assert_eq!(ctx.requested_extensions, ["urn:a", "urn:b", "urn:c"]);
+        assert_eq!(ctx.headers["x-a2a-extensions"], "urn:a, urn:b, urn:c,urn:a");
+        assert_eq!(ctx.headers["x-custom"], "1, 2");
+        assert_eq!(ctx.headers.len(), 2);
+        assert_eq!(ctx.user, None);
+        assert!(CallContext::from_headers([]).headers.is_empty());
+    }
 }

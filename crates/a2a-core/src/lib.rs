@@ -41,7 +41,7 @@
 //!
 //! | feature | what | default |
 //! |---|---|---|
-//! | `test-util` | [`test_util::ScriptedExecutor`], an executor with closure fields for tests | no |
+//! | `test-util` | [`test_util::ScriptedExecutor`], an executor with closure fields for tests; [`test_util::EchoExecutor`], the echo agent of the adapters' benches | no |
 
 mod cluster;
 mod engine;

@@ -1,8 +1,9 @@
-//! Test helpers: an executor scripted with closures.
+//! Test helpers: an executor scripted with closures, an echo agent for
+//! benchmarks, and an in-process cluster.
 
 use std::sync::Arc;
 
-use a2a_types::A2aError;
+use a2a_types::{A2aError, AgentCard, Message, Part, StreamResponse};
 use async_trait::async_trait;
 use futures::future::BoxFuture;
 
@@ -63,6 +64,106 @@ impl AgentExecutor for ScriptedExecutor {
             None => Ok(()),
         }
     }
+}
+
+/// The echo agent of `a2a serve --agent echo`, for the adapters' in-process
+/// benches: one artifact update with the user's text, then `completed`; a
+/// single `Message` instead when the request metadata says
+/// `"reply": "message"` (on a new task).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct EchoExecutor;
+
+#[async_trait]
+impl AgentExecutor for EchoExecutor {
+    async fn execute(&self, ctx: RequestContext, events: EventSink) -> Result<(), A2aError> {
+        let text = ctx.user_text();
+        let wants_message = ctx
+            .metadata
+            .as_ref()
+            .is_some_and(|m| m.get("reply").and_then(|v| v.as_str()) == Some("message"));
+        if ctx.task.is_none() && wants_message {
+            let mut reply = Message::agent_text(crate::new_id(), text);
+            reply.context_id = Some(ctx.context_id.clone());
+            return events.publish(StreamResponse::Message(reply)).await;
+        }
+        let task = ctx.updater(events);
+        task.add_artifact(vec![Part::text(text)], "echo", Some("echo"), false, true)
+            .await?;
+        task.complete(None).await
+    }
+}
+
+/// The agent card of an [`EchoExecutor`]: skill `echo`, streaming.
+#[must_use]
+pub fn echo_card() -> AgentCard {
+    serde_json::from_value(serde_json::json!({
+        "protocolVersion": "0.3.0",
+        "name": "bench",
+        "description": "echo",
+        "url": "http://127.0.0.1/",
+        "preferredTransport": "JSONRPC",
+        "version": "1.0.0",
+        "capabilities": {"streaming": true},
+        "defaultInputModes": ["text/plain"],
+        "defaultOutputModes": ["text/plain"],
+        "skills": [{"id": "echo", "name": "Echo", "description": "Echoes", "tags": ["echo"]}]
+    }))
+    .expect("a valid card")
+}
+
+/// The requests each adapter's `hotpath` bench sends before it measures.
+const HOTPATH_WARM_UP: u64 = 200;
+
+/// The loop of the adapters' in-process `hotpath` benches (against an
+/// [`EchoExecutor`]), on a current-thread runtime.
+///
+/// The arguments are read from the command line: a scenario (`send-task`,
+/// `send-message` or `stream-task`; default: all three) and the number of
+/// measured requests (default 20), which follow 200 warm-up ones. For each
+/// request `call(scenario, i)` builds the request and
+/// returns the future that answers it; only awaiting that future is timed.
+/// `check` then asserts the answer is a success; its flag asks it to print
+/// the answer (the first request, when `HOTPATH_PRINT` is set). Prints
+/// `{transport} {scenario}: N requests, … ns/request` per scenario.
+pub fn hotpath<T, Fut>(
+    transport: &str,
+    mut call: impl FnMut(&str, u64) -> Fut,
+    check: impl Fn(&T, bool),
+) where
+    Fut: std::future::Future<Output = T>,
+{
+    let mut args = std::env::args().skip(1).filter(|a| !a.starts_with("--"));
+    let scenario = args.next();
+    let n: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(20);
+    let scenarios: Vec<String> = match scenario {
+        Some(s) => vec![s],
+        None => ["send-task", "send-message", "stream-task"]
+            .map(str::to_owned)
+            .to_vec(),
+    };
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    rt.block_on(async {
+        for scenario in &scenarios {
+            let mut total = std::time::Duration::ZERO;
+            for i in 0..HOTPATH_WARM_UP + n {
+                let answer = call(scenario, i);
+                let started = std::time::Instant::now();
+                let answer = answer.await;
+                if i >= HOTPATH_WARM_UP {
+                    total += started.elapsed();
+                }
+                check(
+                    &answer,
+                    i == 0 && std::env::var_os("HOTPATH_PRINT").is_some(),
+                );
+            }
+            let per = total.as_nanos() / u128::from(n.max(1));
+            println!("{transport} {scenario}: {n} requests, {per} ns/request");
+        }
+    });
 }
 
 /// An in-process [`Cluster`](crate::Cluster) hub: replicas created from one

@@ -3,7 +3,6 @@
 //! rule lives in the handler, every conversion in [`a2a_pb::convert`], every
 //! error code in [`a2a_pb::grpc_status`].
 
-use std::collections::hash_map::Entry;
 use std::sync::Arc;
 
 use a2a_core::{CallContext, EventStream, RequestHandler};
@@ -89,30 +88,10 @@ fn error(e: &A2aError) -> Status {
 /// with `", "`; values that are not visible ASCII skipped; binary `-bin`
 /// keys skipped) and the extensions of `x-a2a-extensions`.
 fn call_context(metadata: &MetadataMap) -> CallContext {
-    let mut ctx = CallContext::default();
-    let map = ctx.headers_mut();
-    for entry in metadata.iter() {
-        let KeyAndValueRef::Ascii(key, value) = entry else {
-            continue;
-        };
-        let Ok(value) = value.to_str() else { continue };
-        match map.entry(key.as_str().to_owned()) {
-            Entry::Occupied(mut e) => {
-                let joined = e.get_mut();
-                joined.push_str(", ");
-                joined.push_str(value);
-            }
-            Entry::Vacant(e) => {
-                e.insert(value.to_owned());
-            }
-        }
-    }
-    for value in metadata.get_all(EXTENSIONS_METADATA) {
-        if let Ok(value) = value.to_str() {
-            ctx.add_requested_extensions(value);
-        }
-    }
-    ctx
+    CallContext::from_headers(metadata.iter().filter_map(|entry| match entry {
+        KeyAndValueRef::Ascii(key, value) => Some((key.as_str(), value.to_str().ok()?)),
+        KeyAndValueRef::Binary(..) => None,
+    }))
 }
 
 /// Maps each event to its protobuf form; an error becomes the stream's

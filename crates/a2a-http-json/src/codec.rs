@@ -589,6 +589,13 @@ mod tests {
                 assert_eq!(fast, general(body), "{body}");
             }
         }
+        // The common bodies do take the fast path (else the loop checks nothing).
+        assert!(
+            decode_send_fast(
+                br#"{"message":{"messageId":"m","role":"ROLE_USER","content":[{"text":"hi"}]}}"#
+            )
+            .is_some()
+        );
         assert!(decode_send_fast(br#"{"message":{"content":[{"data":{"a":1}}]}}"#).is_none());
         assert!(decode_send_fast(br#"{"message":{"content":[{"te\u0078t":"x"}]}}"#).is_none());
     }

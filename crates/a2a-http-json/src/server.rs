@@ -1,7 +1,6 @@
 //! The router and its handlers: decode → `a2a_pb::convert` → call the
 //! [`RequestHandler`] → convert → encode.
 
-use std::collections::hash_map::Entry;
 use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::Duration;
@@ -18,6 +17,7 @@ use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Uri};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get, post};
+use bytes::Bytes;
 use futures::{Stream, StreamExt};
 use serde::Serialize;
 use serde_json::Value;
@@ -256,11 +256,15 @@ async fn no_route(method: Method, uri: Uri) -> Response {
     RestError(path::no_route(&method, uri.path())).into_response()
 }
 
+/// Checks the content type and reads a body, within the body limit.
+async fn read_bytes(shared: &Shared, headers: &HeaderMap, body: Body) -> Result<Bytes, A2aError> {
+    codec::check_content_type(headers)?;
+    codec::read_body(body, headers, shared.config.body_limit).await
+}
+
 /// Reads, checks and parses a JSON body.
 async fn read_json(shared: &Shared, headers: &HeaderMap, body: Body) -> Result<Value, A2aError> {
-    codec::check_content_type(headers)?;
-    let bytes = codec::read_body(body, headers, shared.config.body_limit).await?;
-    codec::parse_json(&bytes)
+    codec::parse_json(&read_bytes(shared, headers, body).await?)
 }
 
 async fn decode_send(
@@ -268,8 +272,7 @@ async fn decode_send(
     headers: &HeaderMap,
     body: Body,
 ) -> Result<v1::SendMessageRequest, A2aError> {
-    codec::check_content_type(headers)?;
-    let bytes = codec::read_body(body, headers, shared.config.body_limit).await?;
+    let bytes = read_bytes(shared, headers, body).await?;
     if let Some(request) = codec::decode_send_fast(&bytes) {
         return Ok(request);
     }
@@ -384,28 +387,11 @@ where
 /// repeated headers joined with `", "`; non-UTF-8 values skipped) and the
 /// extensions asked for in `X-A2A-Extensions` (comma-separated, repeatable).
 fn call_context(headers: &HeaderMap) -> CallContext {
-    let mut ctx = CallContext::default();
-    let map = ctx.headers_mut();
-    map.reserve(headers.keys_len());
-    for (name, value) in headers {
-        let Ok(value) = value.to_str() else { continue };
-        match map.entry(name.as_str().to_owned()) {
-            Entry::Occupied(mut e) => {
-                let joined = e.get_mut();
-                joined.push_str(", ");
-                joined.push_str(value);
-            }
-            Entry::Vacant(e) => {
-                e.insert(value.to_owned());
-            }
-        }
-    }
-    for value in headers.get_all(EXTENSIONS_HEADER) {
-        if let Ok(value) = value.to_str() {
-            ctx.add_requested_extensions(value);
-        }
-    }
-    ctx
+    CallContext::from_headers(
+        headers
+            .iter()
+            .filter_map(|(name, value)| Some((name.as_str(), value.to_str().ok()?))),
+    )
 }
 
 #[cfg(test)]

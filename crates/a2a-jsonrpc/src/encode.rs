@@ -49,9 +49,9 @@ struct Failure<'a> {
 const INTERNAL_FALLBACK: &str =
     r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"Internal error"}}"#;
 
-/// The initial capacity of an answer's buffer: a small task (the common
-/// answer) fits without growing it.
-const BODY_CAPACITY: usize = 1024;
+/// The initial capacity of an answer's buffer (a body or an SSE frame): a
+/// small task (the common answer) fits without growing it.
+pub(crate) const BODY_CAPACITY: usize = 1024;
 
 /// `{"jsonrpc":"2.0","id":…,"result":…}` as bytes.
 pub(crate) fn success_body<R: Serialize>(id: &RawValue, result: &R) -> Vec<u8> {
@@ -122,9 +122,6 @@ pub(crate) fn push_error_event(buf: &mut Vec<u8>, id: &RawValue, err: &A2aError)
     }
     buf.extend_from_slice(b"\n\n");
 }
-
-/// The initial capacity of an SSE body frame.
-pub(crate) const FRAME_CAPACITY: usize = BODY_CAPACITY;
 
 #[cfg(test)]
 mod tests {

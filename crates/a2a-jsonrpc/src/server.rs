@@ -1,6 +1,5 @@
 //! The axum handlers: decode → call the [`RequestHandler`] → encode.
 
-use std::collections::hash_map::Entry;
 use std::convert::Infallible;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -28,7 +27,7 @@ use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 
 use crate::encode::{
-    FRAME_CAPACITY, error_body, push_error_event, push_success_event, success_body,
+    BODY_CAPACITY, error_body, push_error_event, push_success_event, success_body,
 };
 use crate::envelope::{self, Envelope};
 
@@ -279,7 +278,7 @@ fn stream(shared: &Shared, id: &RawValue, events: Result<EventStream, A2aError>)
             Body::from_stream(futures::stream::unfold(Some(feed), next_frame))
         }
         Err(e) => {
-            let mut frame = Vec::with_capacity(FRAME_CAPACITY);
+            let mut frame = Vec::with_capacity(BODY_CAPACITY);
             push_error_event(&mut frame, &id, &e);
             Body::from(frame)
         }
@@ -327,7 +326,7 @@ async fn next_frame(state: Option<Feed>) -> Option<(Result<Bytes, Infallible>, O
         Some(None) => return None,
         Some(Some(item)) => item,
     };
-    let mut frame = Vec::with_capacity(FRAME_CAPACITY);
+    let mut frame = Vec::with_capacity(BODY_CAPACITY);
     let mut open = feed.push(&mut frame, first);
     while open && frame.len() < MAX_FRAME {
         match feed.events.next().now_or_never() {
@@ -462,28 +461,11 @@ async fn drain(mut body: Body, limit: usize) {
 /// repeated headers joined with `", "`; non-UTF-8 values skipped) and the
 /// extensions asked for in `X-A2A-Extensions` (comma-separated, repeatable).
 fn call_context(headers: &HeaderMap) -> CallContext {
-    let mut ctx = CallContext::default();
-    let map = ctx.headers_mut();
-    map.reserve(headers.keys_len());
-    for (name, value) in headers {
-        let Ok(value) = value.to_str() else { continue };
-        match map.entry(name.as_str().to_owned()) {
-            Entry::Occupied(mut e) => {
-                let joined = e.get_mut();
-                joined.push_str(", ");
-                joined.push_str(value);
-            }
-            Entry::Vacant(e) => {
-                e.insert(value.to_owned());
-            }
-        }
-    }
-    for value in headers.get_all(EXTENSIONS_HEADER) {
-        if let Ok(value) = value.to_str() {
-            ctx.add_requested_extensions(value);
-        }
-    }
-    ctx
+    CallContext::from_headers(
+        headers
+            .iter()
+            .filter_map(|(name, value)| Some((name.as_str(), value.to_str().ok()?))),
+    )
 }
 
 #[cfg(test)]
