@@ -444,8 +444,8 @@ impl Engine {
                 task_id,
                 version,
                 event,
-            } => self.forward_remote(&task_id, RemoteItem::Event(version, Arc::new(*event))),
-            ClusterMessage::Idle { task_id } => self.forward_remote(&task_id, RemoteItem::Idle),
+            } => self.forward_remote(&task_id, || RemoteItem::Event(version, Arc::new(*event))),
+            ClusterMessage::Idle { task_id } => self.forward_remote(&task_id, || RemoteItem::Idle),
             ClusterMessage::Cancel { task_id } => {
                 if self.runs.contains_key(&task_id) {
                     tokio::spawn(async move {
@@ -459,9 +459,11 @@ impl Engine {
         }
     }
 
-    fn forward_remote(&self, task_id: &str, item: RemoteItem) {
+    /// Hands an item to this replica's subscribers that follow `task_id`
+    /// through the cluster; `item` is only built when there are some.
+    fn forward_remote(&self, task_id: &str, item: impl FnOnce() -> RemoteItem) {
         if let Some(feed) = self.remote.get(task_id)
-            && feed.send(item).is_err()
+            && feed.send(item()).is_err()
         {
             drop(feed);
             self.remote
@@ -639,12 +641,9 @@ impl Engine {
         // gave up on the owner writes it here) never hear this replica's own
         // publication; hand them the event directly. They skip versions they
         // have seen, so a later echo is harmless.
-        if self.remote.contains_key(&run.task_id) {
-            self.forward_remote(
-                &run.task_id,
-                RemoteItem::Event(version, Arc::new(event.clone())),
-            );
-        }
+        self.forward_remote(&run.task_id, || {
+            RemoteItem::Event(version, Arc::new(event.clone()))
+        });
         let message = ClusterMessage::Event {
             task_id: run.task_id.clone(),
             version,
