@@ -66,6 +66,16 @@ pub struct Fixtures {
 }
 
 impl Fixtures {
+    /// For a ceiling's start-up line: the files read, or `built in`.
+    #[must_use]
+    pub fn source(&self) -> String {
+        if self.loaded.is_empty() {
+            "built in".to_owned()
+        } else {
+            self.loaded.join(", ")
+        }
+    }
+
     /// The built-in fixtures.
     #[must_use]
     pub fn builtin() -> Self {

@@ -65,11 +65,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let fixtures = Fixtures::load(cli.fixtures.as_deref())?;
     eprintln!(
         "ceiling-axum: fixtures {}; JSON-RPC task answer {} bytes, REST {} bytes",
-        if fixtures.loaded.is_empty() {
-            "built in".to_owned()
-        } else {
-            fixtures.loaded.join(", ")
-        },
+        fixtures.source(),
         fixtures.jsonrpc.send_task.len(),
         fixtures.rest.send_task.len()
     );

@@ -150,11 +150,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let fixtures = Fixtures::load(cli.fixtures.as_deref())?;
     eprintln!(
         "ceiling-tonic: fixtures {}; SendMessage task answer {} bytes",
-        if fixtures.loaded.is_empty() {
-            "built in".to_owned()
-        } else {
-            fixtures.loaded.join(", ")
-        },
+        fixtures.source(),
         fixtures.grpc.send_task.encoded_len()
     );
     let listener = tokio::net::TcpListener::bind(cli.addr).await?;
