@@ -15,10 +15,10 @@
 //! virtualenv's interpreter (`bash tests/interop/setup.sh`); otherwise it
 //! prints `SKIPPED`, and fails under `CI=true`. See `docs/conformance.md`.
 
+#[path = "common/python_peer.rs"]
+mod python_peer;
+
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -839,108 +839,18 @@ async fn agents_without_streaming_get_one_event() {
 // Our client against the official Python SDK server
 // ---------------------------------------------------------------------------
 
-/// The Python peer; killed (by its own id) when dropped.
-struct Peer {
-    child: Child,
-    jsonrpc: String,
-}
-
-impl Drop for Peer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn python() -> Option<PathBuf> {
-    let Some(value) = std::env::var_os("A2A_INTEROP_PYTHON").filter(|v| !v.is_empty()) else {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "A2A_INTEROP_PYTHON is not set under CI=true: run `bash tests/interop/setup.sh` and set \
-             A2A_INTEROP_PYTHON=tests/interop/.venv/bin/python"
-        );
-        eprintln!(
-            "SKIPPED: client_matrix python::* (set A2A_INTEROP_PYTHON=tests/interop/.venv/bin/python \
-             after `bash tests/interop/setup.sh`)"
-        );
-        return None;
-    };
-    let path = PathBuf::from(value);
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let path = if path.is_relative() && !path.exists() {
-        root.join(path)
-    } else {
-        path
-    };
-    assert!(
-        path.exists(),
-        "A2A_INTEROP_PYTHON={} does not exist",
-        path.display()
-    );
-    Some(path)
-}
-
-/// Starts `python_agent.py` on port 0 and waits (bounded) until all three
-/// listeners announced themselves.
-fn start_peer(python: &Path) -> Peer {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/interop/python_agent.py");
-    let mut child = Command::new(python)
-        .arg(&script)
-        .args([
-            "--host",
-            "127.0.0.1",
-            "--jsonrpc-port",
-            "0",
-            "--rest-port",
-            "0",
-            "--grpc-port",
-            "0",
-        ])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap_or_else(|e| panic!("could not start {}: {e}", python.display()));
-    let stdout = child.stdout.take().expect("piped stdout");
-    let (lines, rx) = std::sync::mpsc::channel::<String>();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            let Ok(line) = line else { break };
-            let _ = lines.send(line);
-        }
-    });
-    let mut peer = Peer {
-        child,
-        jsonrpc: String::new(),
-    };
-    let mut listening = 0;
-    let deadline = Instant::now() + Duration::from_secs(90);
-    while listening < 3 {
-        let left = deadline.saturating_duration_since(Instant::now());
-        let line = rx.recv_timeout(left).unwrap_or_else(|e| {
-            panic!("the Python peer did not announce its three listeners in time: {e}")
-        });
-        eprintln!("python_agent: {line}");
-        if let Some(url) = line.strip_prefix("listening jsonrpc ") {
-            peer.jsonrpc = url.trim().to_owned();
-        }
-        if line.starts_with("listening ") {
-            listening += 1;
-        }
-    }
-    peer
-}
-
 /// What the Python SDK server (0.3.26) gives our client on `transport`.
 async fn every_operation_against_the_python_sdk(transport: &'static str) {
-    let Some(python) = python() else { return };
-    let peer = tokio::task::spawn_blocking(move || start_peer(&python))
+    let Some(python) = python_peer::python("client_matrix python::*") else {
+        return;
+    };
+    let peer = tokio::task::spawn_blocking(move || python_peer::start(&python))
         .await
         .expect("started");
     // Discovery through the card, then the interface declared for `transport`.
     let client = Client::builder()
         .transports([transport])
-        .connect(&peer.jsonrpc)
+        .connect(peer.url("jsonrpc"))
         .await
         .expect("the card");
     assert_eq!(client.card().name, "python-sdk-demo");

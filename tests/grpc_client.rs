@@ -3,8 +3,11 @@
 //! as the very `A2aError` the engine returned — the same value the JSON-RPC
 //! transport gets from the same handler — and unreachable or non-gRPC peers.
 
+#[path = "common/agents.rs"]
+mod agents;
+
 use std::net::SocketAddr;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use a2a_client::grpc::{AsciiMetadataKey, AsciiMetadataValue, GrpcTransport};
@@ -17,8 +20,8 @@ use a2a_types::{
     GetTaskPushNotificationConfigParams, ListTaskPushNotificationConfigParams, Message,
     MessageSendConfiguration, MessageSendParams, Part, PushNotificationConfig, SendMessageResult,
     StreamResponse, Task, TaskIdParams, TaskPushNotificationConfig, TaskQueryParams, TaskState,
-    TaskStatus, TaskStatusUpdateEvent,
 };
+use agents::{Recorder, echo, replier, wrong_task_id};
 use futures::StreamExt;
 use serde_json::json;
 use tokio::sync::watch;
@@ -45,39 +48,6 @@ fn card(streaming: bool) -> AgentCard {
     .expect("a valid card")
 }
 
-/// Works, sends the text as an artifact in two chunks, completes.
-fn echo() -> ScriptedExecutor {
-    ScriptedExecutor::new(|ctx, events| async move {
-        let task = ctx.updater(events);
-        task.start_work(None).await?;
-        task.add_artifact(
-            vec![Part::text(ctx.user_text())],
-            "a-1",
-            Some("echo"),
-            false,
-            false,
-        )
-        .await?;
-        task.add_artifact(vec![Part::text("!")], "a-1", None, true, true)
-            .await?;
-        task.complete(None).await
-    })
-}
-
-/// Replies with a Message reporting what the call context saw.
-fn replier() -> ScriptedExecutor {
-    ScriptedExecutor::new(|ctx, events| async move {
-        let text = format!(
-            "{}|{}",
-            ctx.call.requested_extensions.join(","),
-            ctx.call.headers.get("x-custom").map_or("-", String::as_str)
-        );
-        let mut reply = Message::agent_text(a2a_core::new_id(), text);
-        reply.context_id = Some(ctx.context_id.clone());
-        events.publish(StreamResponse::Message(reply)).await
-    })
-}
-
 /// Opening it releases every gated execution, present and future.
 fn gate() -> (watch::Sender<bool>, watch::Receiver<bool>) {
     watch::channel(false)
@@ -100,36 +70,6 @@ fn gated(gate: watch::Receiver<bool>) -> ScriptedExecutor {
             task.complete(None).await
         }
     })
-}
-
-fn wrong_task_id() -> ScriptedExecutor {
-    ScriptedExecutor::new(|ctx, events| async move {
-        events
-            .publish(StreamResponse::StatusUpdate(TaskStatusUpdateEvent {
-                task_id: "not-my-task".to_owned(),
-                context_id: ctx.context_id.clone(),
-                status: TaskStatus::new(TaskState::Working),
-                is_final: false,
-                metadata: None,
-            }))
-            .await
-    })
-}
-
-#[derive(Default)]
-struct Recorder {
-    sent: Mutex<Vec<(String, TaskState)>>,
-}
-
-#[async_trait::async_trait]
-impl PushSender for Recorder {
-    async fn send(&self, config: &PushNotificationConfig, task: &Task) -> Result<(), A2aError> {
-        self.sent
-            .lock()
-            .expect("lock")
-            .push((config.url.clone(), task.status.state));
-        Ok(())
-    }
 }
 
 /// One handler served over gRPC (`a2a_grpc::serve`) and JSON-RPC, with a

@@ -15,10 +15,9 @@
 //! Without it the test prints `SKIPPED` and passes, except under `CI=true`,
 //! where it fails. A relative path is taken from the repository root.
 
-use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
+#[path = "common/python_peer.rs"]
+mod python_peer;
+
 use std::time::Duration;
 
 use a2a_client::grpc::GrpcTransport;
@@ -30,106 +29,8 @@ use a2a_types::{
 };
 use futures::StreamExt;
 
-/// The bound of every wait on the peer (its start included).
+/// The bound of every wait on the peer.
 const WAIT: Duration = Duration::from_secs(30);
-
-/// The Python peer, killed when dropped.
-struct PythonAgent {
-    child: Child,
-    /// `host:port` from its `listening grpc` line.
-    grpc: String,
-}
-
-impl Drop for PythonAgent {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// The interpreter from `A2A_INTEROP_PYTHON`, or `None` (SKIPPED) when it
-/// is unset outside CI.
-fn python() -> Option<PathBuf> {
-    let Some(path) = std::env::var_os("A2A_INTEROP_PYTHON").filter(|p| !p.is_empty()) else {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "A2A_INTEROP_PYTHON is not set (CI=true): run `bash tests/interop/setup.sh` and set \
-             A2A_INTEROP_PYTHON=tests/interop/.venv/bin/python"
-        );
-        eprintln!(
-            "SKIPPED: grpc_python_peer (set A2A_INTEROP_PYTHON=tests/interop/.venv/bin/python \
-             after `bash tests/interop/setup.sh`)"
-        );
-        return None;
-    };
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(path);
-    assert!(
-        path.exists(),
-        "A2A_INTEROP_PYTHON={} does not exist",
-        path.display()
-    );
-    Some(path)
-}
-
-/// Starts `python_agent.py` on port 0 and waits (bounded) for its
-/// `listening grpc HOST:PORT` line.
-fn start_python_agent(python: &PathBuf) -> PythonAgent {
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/interop/python_agent.py");
-    let mut child = Command::new(python)
-        .arg(&script)
-        .args([
-            "--host",
-            "127.0.0.1",
-            "--jsonrpc-port",
-            "0",
-            "--rest-port",
-            "0",
-            "--grpc-port",
-            "0",
-        ])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap_or_else(|e| {
-            panic!(
-                "cannot start {} {}: {e}",
-                python.display(),
-                script.display()
-            )
-        });
-    let stdout = child.stdout.take().expect("piped stdout");
-    let (lines, rx) = mpsc::channel::<String>();
-    // Reads every line (so the peer never blocks on a full pipe) until EOF.
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            let Ok(line) = line else { break };
-            eprintln!("python_agent: {line}");
-            if lines.send(line).is_err() {
-                // Nobody listens any more; keep draining.
-            }
-        }
-    });
-    let mut agent = PythonAgent {
-        child,
-        grpc: String::new(),
-    };
-    let deadline = std::time::Instant::now() + WAIT;
-    while agent.grpc.is_empty() {
-        let left = deadline.saturating_duration_since(std::time::Instant::now());
-        match rx.recv_timeout(left) {
-            Ok(line) => {
-                if let Some(addr) = line.strip_prefix("listening grpc ") {
-                    agent.grpc = addr.trim().to_owned();
-                }
-            }
-            Err(e) => {
-                panic!("python_agent.py printed no `listening grpc` line within {WAIT:?}: {e}")
-            }
-        }
-    }
-    agent
-}
 
 fn send_params(text: &str) -> MessageSendParams {
     MessageSendParams::new(Message::user_text(uuid_like(), text))
@@ -193,16 +94,18 @@ fn echo_text(events: &[StreamResponse]) -> String {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn grpc_transport_drives_the_python_sdk_server() {
-    let Some(python) = python() else { return };
-    let peer = tokio::task::spawn_blocking(move || start_python_agent(&python))
+    let Some(python) = python_peer::python("grpc_python_peer") else {
+        return;
+    };
+    let peer = tokio::task::spawn_blocking(move || python_peer::start(&python))
         .await
         .expect("started");
 
     // Both URL forms reach it.
-    let client = GrpcTransport::connect(&peer.grpc)
+    let client = GrpcTransport::connect(peer.url("grpc"))
         .await
         .expect("connect host:port");
-    let with_scheme = GrpcTransport::connect(&format!("http://{}", peer.grpc))
+    let with_scheme = GrpcTransport::connect(&format!("http://{}", peer.url("grpc")))
         .await
         .expect("connect http://host:port");
 
@@ -220,7 +123,7 @@ async fn grpc_transport_drives_the_python_sdk_server() {
         card.additional_interfaces
             .iter()
             .flatten()
-            .any(|i| i.transport == "GRPC" && i.url == peer.grpc),
+            .any(|i| i.transport == "GRPC" && i.url == peer.url("grpc")),
         "{card:?}"
     );
 

@@ -5,7 +5,10 @@
 //! Python SDK server puts on the wire (`\r\n`, pings, indented multi-line
 //! `data:`, `{"message": …}` errors).
 
-use std::sync::{Arc, Mutex};
+#[path = "common/agents.rs"]
+mod agents;
+
+use std::sync::Arc;
 use std::time::Duration;
 
 use a2a_client::rest::{RestTransport, error_from_response};
@@ -17,8 +20,8 @@ use a2a_types::{
     GetTaskPushNotificationConfigParams, ListTaskPushNotificationConfigParams, Message,
     MessageSendConfiguration, MessageSendParams, Part, PushNotificationConfig, SendMessageResult,
     StreamResponse, Task, TaskIdParams, TaskPushNotificationConfig, TaskQueryParams, TaskState,
-    TaskStatus, TaskStatusUpdateEvent,
 };
+use agents::{Recorder, echo, replier, wrong_task_id};
 use axum::http::{HeaderName, HeaderValue, StatusCode};
 use axum::response::IntoResponse;
 use axum::routing::{get, post};
@@ -48,37 +51,6 @@ fn card(name: &str, streaming: bool) -> AgentCard {
     .expect("a valid card")
 }
 
-fn echo() -> ScriptedExecutor {
-    ScriptedExecutor::new(|ctx, events| async move {
-        let task = ctx.updater(events);
-        task.start_work(None).await?;
-        task.add_artifact(
-            vec![Part::text(ctx.user_text())],
-            "a-1",
-            Some("echo"),
-            false,
-            false,
-        )
-        .await?;
-        task.add_artifact(vec![Part::text("!")], "a-1", None, true, true)
-            .await?;
-        task.complete(None).await
-    })
-}
-
-fn replier() -> ScriptedExecutor {
-    ScriptedExecutor::new(|ctx, events| async move {
-        let text = format!(
-            "{}|{}",
-            ctx.call.requested_extensions.join(","),
-            ctx.call.headers.get("x-custom").map_or("-", String::as_str)
-        );
-        let mut reply = Message::agent_text(a2a_core::new_id(), text);
-        reply.context_id = Some(ctx.context_id.clone());
-        events.publish(StreamResponse::Message(reply)).await
-    })
-}
-
 fn gated(gate: Arc<Notify>) -> ScriptedExecutor {
     ScriptedExecutor::new(move |ctx, events| {
         let gate = Arc::clone(&gate);
@@ -95,36 +67,6 @@ fn gated(gate: Arc<Notify>) -> ScriptedExecutor {
             task.complete(None).await
         }
     })
-}
-
-fn wrong_task_id() -> ScriptedExecutor {
-    ScriptedExecutor::new(|ctx, events| async move {
-        events
-            .publish(StreamResponse::StatusUpdate(TaskStatusUpdateEvent {
-                task_id: "not-my-task".to_owned(),
-                context_id: ctx.context_id.clone(),
-                status: TaskStatus::new(TaskState::Working),
-                is_final: false,
-                metadata: None,
-            }))
-            .await
-    })
-}
-
-#[derive(Default)]
-struct Recorder {
-    sent: Mutex<Vec<(String, TaskState)>>,
-}
-
-#[async_trait::async_trait]
-impl PushSender for Recorder {
-    async fn send(&self, config: &PushNotificationConfig, task: &Task) -> Result<(), A2aError> {
-        self.sent
-            .lock()
-            .expect("lock")
-            .push((config.url.clone(), task.status.state));
-        Ok(())
-    }
 }
 
 /// Binds first, then serves `app`; returns the base URL.

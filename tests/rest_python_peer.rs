@@ -13,11 +13,10 @@
 //! Without it the test prints `SKIPPED` and passes, except under `CI=true`,
 //! where it fails.
 
-use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
+#[path = "common/python_peer.rs"]
+mod python_peer;
+
+use std::time::Duration;
 
 use a2a_client::rest::RestTransport;
 use a2a_client::{ClientError, EventStream, Transport};
@@ -30,106 +29,6 @@ use futures::StreamExt;
 
 /// The bound of every wait on the peer.
 const WAIT: Duration = Duration::from_secs(30);
-/// How long the peer may take to start (Python imports are slow).
-const STARTUP: Duration = Duration::from_secs(90);
-
-/// The peer process; killed (by its own id) when dropped.
-struct Peer {
-    child: Child,
-    rest_url: String,
-}
-
-impl Drop for Peer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// The python to run, or `None` (skip) when `A2A_INTEROP_PYTHON` is unset.
-fn python() -> Option<PathBuf> {
-    let Some(value) = std::env::var_os("A2A_INTEROP_PYTHON").filter(|v| !v.is_empty()) else {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "A2A_INTEROP_PYTHON is not set under CI=true: run `bash tests/interop/setup.sh` and set \
-             A2A_INTEROP_PYTHON=tests/interop/.venv/bin/python"
-        );
-        eprintln!(
-            "SKIPPED: rest_python_peer (set A2A_INTEROP_PYTHON=tests/interop/.venv/bin/python \
-             after `bash tests/interop/setup.sh`)"
-        );
-        return None;
-    };
-    let path = PathBuf::from(value);
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let path = if path.is_relative() && !path.exists() {
-        root.join(path)
-    } else {
-        path
-    };
-    assert!(
-        path.exists(),
-        "A2A_INTEROP_PYTHON={} does not exist",
-        path.display()
-    );
-    Some(path)
-}
-
-/// Starts `python_agent.py` on port 0 and waits for its
-/// `listening http+json <url>` line.
-fn start_peer(python: &Path) -> Peer {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/interop/python_agent.py");
-    let mut child = Command::new(python)
-        .arg(&script)
-        .args([
-            "--host",
-            "127.0.0.1",
-            "--jsonrpc-port",
-            "0",
-            "--rest-port",
-            "0",
-            "--grpc-port",
-            "0",
-        ])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap_or_else(|e| panic!("could not start {}: {e}", python.display()));
-    let stdout = child.stdout.take().expect("piped stdout");
-    let (lines, rx) = mpsc::channel::<String>();
-    // Reads stdout to its end, so the peer never blocks on a full pipe.
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            let Ok(line) = line else { break };
-            // Once nobody listens any more, keep draining.
-            let _ = lines.send(line);
-        }
-    });
-    let mut peer = Peer {
-        child,
-        rest_url: String::new(),
-    };
-    let deadline = Instant::now() + STARTUP;
-    while peer.rest_url.is_empty() {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match rx.recv_timeout(left) {
-            Ok(line) => {
-                println!("peer: {line}");
-                if let Some(url) = line.strip_prefix("listening http+json ") {
-                    peer.rest_url = url.trim().to_owned();
-                }
-            }
-            Err(e) => {
-                let status = peer.child.try_wait().ok().flatten();
-                panic!(
-                    "no `listening http+json` line from the peer within {STARTUP:?} ({e}; exit status {status:?})"
-                );
-            }
-        }
-    }
-    peer
-}
 
 fn params(text: &str, blocking: Option<bool>) -> MessageSendParams {
     let mut p = MessageSendParams::new(Message::user_text(a2a_core::new_id(), text));
@@ -213,9 +112,11 @@ async fn get(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn our_rest_client_drives_the_python_sdk_rest_server() {
-    let Some(python) = python() else { return };
-    let peer = start_peer(&python);
-    let client = RestTransport::new(peer.rest_url.clone());
+    let Some(python) = python_peer::python("rest_python_peer") else {
+        return;
+    };
+    let peer = python_peer::start(&python);
+    let client = RestTransport::new(peer.url("http+json").to_owned());
 
     // The card: `GET /v1/card` (the peer sets supportsAuthenticatedExtendedCard).
     let card = client

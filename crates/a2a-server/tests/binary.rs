@@ -2,8 +2,9 @@
 //! card and the three bindings, and stops on SIGTERM; the client commands
 //! talk to it.
 
+mod common;
+
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -12,6 +13,7 @@ use a2a_client::Transport;
 use a2a_client::grpc::GrpcTransport;
 use a2a_client::rest::RestTransport;
 use a2a_types::{Message, MessageSendParams, SendMessageResult, TaskState};
+use common::{listening_line, read_lines_until, spawn_with_stdout};
 
 const BIN: &str = env!("CARGO_BIN_EXE_a2a");
 const STARTUP: Duration = Duration::from_secs(20);
@@ -56,46 +58,14 @@ impl Serve {
         if !args.contains(&"--no-rest") {
             want.push("http+json");
         }
-        let mut child = Command::new(BIN)
-            .arg("serve")
-            .args(args)
-            .args(memory)
-            .env("RUST_LOG", "warn")
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("spawn a2a serve");
-        let stdout = child.stdout.take().expect("stdout");
-        let (tx, rx) = mpsc::channel();
-        // Forwards every line (and keeps draining stdout) until it closes.
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                let _ = tx.send(line);
-            }
-        });
-        let deadline = Instant::now() + STARTUP;
-        let mut lines = BTreeMap::new();
-        while !want.iter().all(|w| lines.contains_key(*w)) {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match rx.recv_timeout(left) {
-                Ok(line) => {
-                    let mut words = line.splitn(3, ' ');
-                    if let (Some("listening"), Some(name), Some(url)) =
-                        (words.next(), words.next(), words.next())
-                    {
-                        lines.insert(name.to_owned(), url.to_owned());
-                    }
-                }
-                Err(e) => {
-                    let _ = child.kill();
-                    panic!(
-                        "no `listening` lines for {want:?} within {STARTUP:?} (got {lines:?}): {e}"
-                    );
-                }
-            }
-        }
+        let (mut child, rx) = spawn_with_stdout(
+            Command::new(BIN)
+                .arg("serve")
+                .args(args)
+                .args(memory)
+                .env("RUST_LOG", "warn"),
+        );
+        let lines = read_lines_until(&mut child, &rx, &want, STARTUP, "a2a serve", listening_line);
         let url = lines["jsonrpc"].clone();
         Self {
             child,

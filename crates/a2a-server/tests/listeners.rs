@@ -369,7 +369,10 @@ async fn graceful_shutdown_stops_all_three_and_is_bounded_by_open_streams() {
         assert!(matches!(first, Ok(StreamResponse::Task(_))), "{name}");
         open.push((client, stream));
     }
+    // Otherwise the loops here and below could run zero times and pass.
+    assert_eq!(open.len(), 3, "a stream on each of the three bindings");
     let addrs: Vec<_> = server.endpoints.iter().map(|e| e.local_addr).collect();
+    assert_eq!(addrs.len(), 3, "{addrs:?}");
     let started = Instant::now();
     server.stop().await.expect("clean stop");
     assert!(

@@ -8,23 +8,8 @@ mod common;
 
 use a2a_server::{Agent, ServeConfig, StoreSpec};
 use a2a_types::{Task, TaskState};
-use common::{TestServer, send_params, user_text};
+use common::{TestServer, postgres_url, send_params, user_text};
 use serde_json::json;
-
-/// The test database's URL, or `None` (after printing SKIPPED) when unset.
-fn postgres_url(test: &str) -> Option<String> {
-    match std::env::var("A2A_TEST_POSTGRES_URL") {
-        Ok(url) if !url.trim().is_empty() => Some(url.trim().to_owned()),
-        _ => {
-            assert!(
-                std::env::var("CI").as_deref() != Ok("true"),
-                "{test}: A2A_TEST_POSTGRES_URL is not set (required when CI=true)"
-            );
-            eprintln!("{test}: SKIPPED (set A2A_TEST_POSTGRES_URL to run it)");
-            None
-        }
-    }
-}
 
 #[tokio::test]
 async fn postgres_store_opens_and_a_task_round_trips() {

@@ -8,10 +8,9 @@
 //! database of its own, dropped at the end. Without the URL the PostgreSQL
 //! tests print SKIPPED, and fail when `CI=true`.
 
-use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader};
+mod common;
+
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use a2a_client::grpc::GrpcTransport;
@@ -22,6 +21,7 @@ use a2a_types::{
     Message, MessageSendConfiguration, MessageSendParams, SendMessageResult, StreamResponse, Task,
     TaskIdParams, TaskQueryParams, TaskState,
 };
+use common::{listening_line, postgres_url, read_lines_until, spawn_with_stdout};
 use futures::StreamExt;
 use sqlx::Connection;
 
@@ -30,22 +30,6 @@ const BIN: &str = env!("CARGO_BIN_EXE_a2a");
 const STARTUP: Duration = Duration::from_secs(30);
 /// How long any single wait for an answer or an event may take.
 const WAIT: Duration = Duration::from_secs(20);
-
-/// The test server's URL, or `None` (after printing SKIPPED) when it is
-/// unset outside CI.
-fn postgres_url(test: &str) -> Option<String> {
-    match std::env::var("A2A_TEST_POSTGRES_URL") {
-        Ok(url) if !url.trim().is_empty() => Some(url.trim().to_owned()),
-        _ => {
-            assert!(
-                std::env::var("CI").as_deref() != Ok("true"),
-                "{test}: A2A_TEST_POSTGRES_URL is not set (required when CI=true)"
-            );
-            eprintln!("{test}: SKIPPED (set A2A_TEST_POSTGRES_URL to run it)");
-            None
-        }
-    }
-}
 
 /// `url` with its database name replaced by `db` (the query string kept).
 fn with_database(url: &str, db: &str) -> String {
@@ -138,50 +122,29 @@ impl Replica {
     /// Starts the demo agent on every binding on free ports, on `db`, as
     /// replica `name`, with `--lease-ttl lease_ttl`.
     fn start(db: &Database, name: &'static str, lease_ttl: &str) -> Self {
-        let mut child = Command::new(BIN)
-            .args(["serve", "--agent", "demo", "--store", &db.url])
-            .args(["--replica-id", name, "--lease-ttl", lease_ttl])
-            .args(["--jsonrpc-addr", "127.0.0.1:0"])
-            .args(["--grpc-addr", "127.0.0.1:0"])
-            .args(["--rest-addr", "127.0.0.1:0"])
-            .env("RUST_LOG", "warn")
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("spawn a2a serve");
-        let stdout = child.stdout.take().expect("stdout");
-        let (tx, rx) = mpsc::channel();
-        // Forwards every line (and keeps draining stdout) until it closes.
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                let _ = tx.send(line);
-            }
-        });
-        let deadline = Instant::now() + STARTUP;
-        let mut lines = BTreeMap::new();
-        let want = ["jsonrpc", "grpc", "http+json", "replica"];
-        while !want.iter().all(|w| lines.contains_key(*w)) {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match rx.recv_timeout(left) {
-                Ok(line) => {
-                    let words: Vec<&str> = line.split(' ').collect();
-                    match words[..] {
-                        ["listening", proto, url] => lines.insert(proto.to_owned(), url.to_owned()),
-                        ["replica", id] => lines.insert("replica".to_owned(), id.to_owned()),
-                        _ => None,
-                    };
-                }
-                Err(e) => {
-                    let _ = child.kill();
-                    let _ = child.wait();
-                    panic!(
-                        "replica {name}: no lines for {want:?} within {STARTUP:?} (got {lines:?}): {e}"
-                    );
-                }
-            }
-        }
+        let (mut child, rx) = spawn_with_stdout(
+            Command::new(BIN)
+                .args(["serve", "--agent", "demo", "--store", &db.url])
+                .args(["--replica-id", name, "--lease-ttl", lease_ttl])
+                .args(["--jsonrpc-addr", "127.0.0.1:0"])
+                .args(["--grpc-addr", "127.0.0.1:0"])
+                .args(["--rest-addr", "127.0.0.1:0"])
+                .env("RUST_LOG", "warn"),
+        );
+        // The `listening` lines, and `replica ID` as "replica".
+        let lines = read_lines_until(
+            &mut child,
+            &rx,
+            &["jsonrpc", "grpc", "http+json", "replica"],
+            STARTUP,
+            &format!("replica {name}"),
+            |line| {
+                listening_line(line).or_else(|| {
+                    line.strip_prefix("replica ")
+                        .map(|id| ("replica".to_owned(), id.to_owned()))
+                })
+            },
+        );
         Self {
             child,
             name,

@@ -4,8 +4,12 @@
 
 #![allow(dead_code, unreachable_pub)]
 
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicI64, Ordering};
-use std::time::Duration;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 use a2a_server::{Agent, Listeners, ServeConfig, ServeError, Server};
 use serde_json::{Value, json};
@@ -260,4 +264,83 @@ pub fn parts_text(parts: &Value) -> String {
         .flatten()
         .filter_map(|p| p["text"].as_str())
         .collect()
+}
+
+/// The PostgreSQL test database's URL from `A2A_TEST_POSTGRES_URL`, or `None`
+/// (after printing `{test}: SKIPPED`) when it is unset; unset under
+/// `CI=true` fails.
+pub fn postgres_url(test: &str) -> Option<String> {
+    match std::env::var("A2A_TEST_POSTGRES_URL") {
+        Ok(url) if !url.trim().is_empty() => Some(url.trim().to_owned()),
+        _ => {
+            assert!(
+                std::env::var("CI").as_deref() != Ok("true"),
+                "{test}: A2A_TEST_POSTGRES_URL is not set (required when CI=true)"
+            );
+            eprintln!("{test}: SKIPPED (set A2A_TEST_POSTGRES_URL to run it)");
+            None
+        }
+    }
+}
+
+/// Spawns `command` (an `a2a serve`) with stdin closed, stdout piped and
+/// stderr inherited, and a thread that forwards every stdout line (and keeps
+/// draining the pipe) until it closes.
+pub fn spawn_with_stdout(command: &mut Command) -> (Child, mpsc::Receiver<String>) {
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("spawn a2a serve");
+    let stdout = child.stdout.take().expect("stdout");
+    let (tx, rx) = mpsc::channel();
+    // Forwards every line (and keeps draining stdout) until it closes.
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            let _ = tx.send(line);
+        }
+    });
+    (child, rx)
+}
+
+/// A `listening <name> <url>` line as `(name, url)`.
+pub fn listening_line(line: &str) -> Option<(String, String)> {
+    let mut words = line.splitn(3, ' ');
+    match (words.next(), words.next(), words.next()) {
+        (Some("listening"), Some(name), Some(url)) => Some((name.to_owned(), url.to_owned())),
+        _ => None,
+    }
+}
+
+/// Reads `stdout` until what `parse` made of its lines has every key in
+/// `want`, within `startup`; otherwise kills and reaps `child` and panics
+/// (naming `what`).
+pub fn read_lines_until(
+    child: &mut Child,
+    stdout: &mpsc::Receiver<String>,
+    want: &[&str],
+    startup: Duration,
+    what: &str,
+    parse: impl Fn(&str) -> Option<(String, String)>,
+) -> BTreeMap<String, String> {
+    let deadline = Instant::now() + startup;
+    let mut lines = BTreeMap::new();
+    while !want.iter().all(|w| lines.contains_key(*w)) {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match stdout.recv_timeout(left) {
+            Ok(line) => {
+                if let Some((name, value)) = parse(&line) {
+                    lines.insert(name, value);
+                }
+            }
+            Err(e) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("{what}: no lines for {want:?} within {startup:?} (got {lines:?}): {e}");
+            }
+        }
+    }
+    lines
 }
