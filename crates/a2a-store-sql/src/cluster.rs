@@ -115,11 +115,17 @@ struct Inner {
     tasks: Vec<AbortHandle>,
 }
 
-impl Drop for Inner {
-    fn drop(&mut self) {
+impl Inner {
+    fn stop(&self) {
         for task in &self.tasks {
             task.abort();
         }
+    }
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        self.stop();
     }
 }
 
@@ -228,9 +234,7 @@ impl PgCluster {
     /// no message from the other replicas arrives any more. Publishing and
     /// the leases still work.
     pub fn shutdown(&self) {
-        for task in &self.inner.tasks {
-            task.abort();
-        }
+        self.inner.stop();
     }
 }
 
@@ -424,10 +428,6 @@ fn task_of(m: &ClusterMessage) -> &str {
     }
 }
 
-fn secs(ttl: Duration) -> f64 {
-    ttl.as_secs_f64()
-}
-
 #[async_trait]
 impl Cluster for PgCluster {
     fn replica_id(&self) -> &str {
@@ -481,7 +481,7 @@ impl Cluster for PgCluster {
         )
         .bind(task_id)
         .bind(&shared.id)
-        .bind(secs(ttl))
+        .bind(ttl.as_secs_f64())
         .execute(&shared.pool)
         .await
         .map_err(|e| failed(BACKEND, &format!("renewing the lease of task {task_id}"), e))?;

@@ -15,6 +15,17 @@ pub(crate) fn save_failed(backend: &str, what: &str, e: impl std::fmt::Display) 
     StoreError::Failed(failed(backend, what, e))
 }
 
+/// [`failed`] for an operation on the push configs of a task: `doing` (e.g.
+/// `"storing a push config"`) `of task {task_id}`.
+pub(crate) fn push_failed(
+    backend: &str,
+    doing: &str,
+    task_id: &str,
+    e: impl std::fmt::Display,
+) -> A2aError {
+    failed(backend, &format!("{doing} of task {task_id}"), e)
+}
+
 /// The task as the JSON text stored in the `task` column.
 pub(crate) fn encode_task(backend: &str, task: &Task) -> Result<String, StoreError> {
     serde_json::to_string(task)
@@ -22,7 +33,7 @@ pub(crate) fn encode_task(backend: &str, task: &Task) -> Result<String, StoreErr
 }
 
 /// The task from the `task` column.
-pub(crate) fn decode_task(backend: &str, id: &str, json: &str) -> Result<Task, A2aError> {
+fn decode_task(backend: &str, id: &str, json: &str) -> Result<Task, A2aError> {
     serde_json::from_str(json)
         .map_err(|e| failed(backend, &format!("decoding stored task {id}"), e))
 }
@@ -33,13 +44,8 @@ pub(crate) fn encode_config(
     task_id: &str,
     config: &PushNotificationConfig,
 ) -> Result<String, A2aError> {
-    serde_json::to_string(config).map_err(|e| {
-        failed(
-            backend,
-            &format!("encoding a push config of task {task_id}"),
-            e,
-        )
-    })
+    serde_json::to_string(config)
+        .map_err(|e| push_failed(backend, "encoding a push config", task_id, e))
 }
 
 /// The config from the `config` column.
@@ -48,13 +54,8 @@ pub(crate) fn decode_config(
     task_id: &str,
     json: &str,
 ) -> Result<PushNotificationConfig, A2aError> {
-    serde_json::from_str(json).map_err(|e| {
-        failed(
-            backend,
-            &format!("decoding a stored push config of task {task_id}"),
-            e,
-        )
-    })
+    serde_json::from_str(json)
+        .map_err(|e| push_failed(backend, "decoding a stored push config", task_id, e))
 }
 
 /// The `version` column value of a [`Version`]; a version beyond `i64::MAX`
@@ -64,7 +65,7 @@ pub(crate) fn to_db_version(v: Version) -> Result<i64, StoreError> {
 }
 
 /// The [`Version`] of a `version` column value.
-pub(crate) fn from_db_version(backend: &str, id: &str, v: i64) -> Result<Version, A2aError> {
+fn from_db_version(backend: &str, id: &str, v: i64) -> Result<Version, A2aError> {
     Version::try_from(v).map_err(|_| {
         failed(
             backend,
@@ -77,6 +78,47 @@ pub(crate) fn from_db_version(backend: &str, id: &str, v: i64) -> Result<Version
 /// The `version` after an update from `expected`.
 pub(crate) fn next_version(expected: i64) -> Result<i64, StoreError> {
     expected.checked_add(1).ok_or(StoreError::Conflict)
+}
+
+/// A `(task, version)` row of `a2a_tasks`, as
+/// [`TaskStore::get`](a2a_core::TaskStore::get) returns it.
+pub(crate) fn decode_task_row(
+    backend: &str,
+    id: &str,
+    (json, version): (String, i64),
+) -> Result<(Task, Version), A2aError> {
+    Ok((
+        decode_task(backend, id, &json)?,
+        from_db_version(backend, id, version)?,
+    ))
+}
+
+/// The result of a save statement (an insert that does nothing on an
+/// existing id, or an update guarded by the expected version) that affected
+/// `rows` rows: `version` when it wrote the row, else a conflict.
+pub(crate) fn saved(rows: u64, version: i64) -> Result<Version, StoreError> {
+    if rows == 1 {
+        Ok(version.cast_unsigned())
+    } else {
+        Err(StoreError::Conflict)
+    }
+}
+
+/// The `config_id` column value of a config: a config without an id is
+/// stored (and found) under the empty id.
+pub(crate) fn config_id_of(config: &PushNotificationConfig) -> &str {
+    config.id.as_deref().unwrap_or_default()
+}
+
+/// The configs from the `config` column of rows.
+pub(crate) fn decode_configs(
+    backend: &str,
+    task_id: &str,
+    rows: &[(String,)],
+) -> Result<Vec<PushNotificationConfig>, A2aError> {
+    rows.iter()
+        .map(|(json,)| decode_config(backend, task_id, json))
+        .collect()
 }
 
 #[cfg(test)]

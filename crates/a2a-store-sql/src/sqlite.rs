@@ -10,8 +10,8 @@ use sqlx::SqlitePool;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 
 use crate::common::{
-    decode_config, decode_task, encode_config, encode_task, failed, from_db_version, next_version,
-    save_failed, to_db_version,
+    config_id_of, decode_config, decode_configs, decode_task_row, encode_config, encode_task,
+    failed, next_version, push_failed, save_failed, saved, to_db_version,
 };
 
 const BACKEND: &str = "SQLite";
@@ -147,19 +147,14 @@ impl TaskStore for SqliteStore {
                 .fetch_optional(&self.pool)
                 .await
                 .map_err(|e| failed(BACKEND, &format!("reading task {task_id}"), e))?;
-        row.map(|(json, version)| {
-            Ok((
-                decode_task(BACKEND, task_id, &json)?,
-                from_db_version(BACKEND, task_id, version)?,
-            ))
-        })
-        .transpose()
+        row.map(|row| decode_task_row(BACKEND, task_id, row))
+            .transpose()
     }
 
     async fn save(&self, task: &Task, expected: Option<Version>) -> Result<Version, StoreError> {
         let json = encode_task(BACKEND, task)?;
         let state = task.status.state.as_str();
-        match expected {
+        let (done, version) = match expected {
             None => {
                 let done = sqlx::query(
                     "INSERT INTO a2a_tasks (id, context_id, version, state, task) \
@@ -172,11 +167,7 @@ impl TaskStore for SqliteStore {
                 .execute(&self.pool)
                 .await
                 .map_err(|e| save_failed(BACKEND, &format!("inserting task {}", task.id), e))?;
-                if done.rows_affected() == 1 {
-                    Ok(1)
-                } else {
-                    Err(StoreError::Conflict)
-                }
+                (done, 1)
             }
             Some(expected) => {
                 let expected = to_db_version(expected)?;
@@ -195,13 +186,10 @@ impl TaskStore for SqliteStore {
                 .execute(&self.pool)
                 .await
                 .map_err(|e| save_failed(BACKEND, &format!("updating task {}", task.id), e))?;
-                if done.rows_affected() == 1 {
-                    Ok(next.cast_unsigned())
-                } else {
-                    Err(StoreError::Conflict)
-                }
+                (done, next)
             }
-        }
+        };
+        saved(done.rows_affected(), version)
     }
 
     async fn delete(&self, task_id: &str) -> Result<bool, A2aError> {
@@ -226,17 +214,11 @@ impl PushConfigStore for SqliteStore {
              ON CONFLICT (task_id, config_id) DO UPDATE SET config = excluded.config",
         )
         .bind(task_id)
-        .bind(config.id.as_deref().unwrap_or_default())
+        .bind(config_id_of(&config))
         .bind(&json)
         .execute(&self.pool)
         .await
-        .map_err(|e| {
-            failed(
-                BACKEND,
-                &format!("storing a push config of task {task_id}"),
-                e,
-            )
-        })?;
+        .map_err(|e| push_failed(BACKEND, "storing a push config", task_id, e))?;
         Ok(())
     }
 
@@ -252,13 +234,7 @@ impl PushConfigStore for SqliteStore {
         .bind(config_id)
         .fetch_optional(&self.pool)
         .await
-        .map_err(|e| {
-            failed(
-                BACKEND,
-                &format!("reading a push config of task {task_id}"),
-                e,
-            )
-        })?;
+        .map_err(|e| push_failed(BACKEND, "reading a push config", task_id, e))?;
         row.map(|(json,)| decode_config(BACKEND, task_id, &json))
             .transpose()
     }
@@ -269,16 +245,8 @@ impl PushConfigStore for SqliteStore {
                 .bind(task_id)
                 .fetch_all(&self.pool)
                 .await
-                .map_err(|e| {
-                    failed(
-                        BACKEND,
-                        &format!("listing push configs of task {task_id}"),
-                        e,
-                    )
-                })?;
-        rows.iter()
-            .map(|(json,)| decode_config(BACKEND, task_id, json))
-            .collect()
+                .map_err(|e| push_failed(BACKEND, "listing push configs", task_id, e))?;
+        decode_configs(BACKEND, task_id, &rows)
     }
 
     async fn delete(&self, task_id: &str, config_id: &str) -> Result<bool, A2aError> {
@@ -288,13 +256,7 @@ impl PushConfigStore for SqliteStore {
                 .bind(config_id)
                 .execute(&self.pool)
                 .await
-                .map_err(|e| {
-                    failed(
-                        BACKEND,
-                        &format!("deleting a push config of task {task_id}"),
-                        e,
-                    )
-                })?;
+                .map_err(|e| push_failed(BACKEND, "deleting a push config", task_id, e))?;
         Ok(done.rows_affected() > 0)
     }
 }

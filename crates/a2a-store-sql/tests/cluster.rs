@@ -7,6 +7,8 @@
 //! When it is unset, the tests fail under `CI=true` and print `SKIPPED`
 //! otherwise.
 
+mod common;
+
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -19,26 +21,9 @@ use a2a_store_sql::{PgCluster, PgClusterOptions, PostgresStore};
 use a2a_types::*;
 use futures::StreamExt;
 
-/// The PostgreSQL URL, or `None` (after printing SKIPPED) when it is unset
-/// outside CI.
+/// The PostgreSQL URL, or `None` when the tests are skipped.
 fn postgres_url(test: &str) -> Option<String> {
-    match std::env::var("A2A_TEST_POSTGRES_URL") {
-        Ok(url) if !url.is_empty() => Some(url),
-        _ if std::env::var("CI").is_ok_and(|v| v == "true") => panic!(
-            "A2A_TEST_POSTGRES_URL is not set and CI=true: start a server with \
-             `export A2A_TEST_POSTGRES_URL=\"$(bash tests/postgres/start.sh | tail -n1)\"`"
-        ),
-        _ => {
-            // Straight to stderr, not `eprintln!`: the harness would hide it.
-            use std::io::Write as _;
-            let _ = writeln!(
-                std::io::stderr(),
-                "SKIPPED cluster::{test}: A2A_TEST_POSTGRES_URL is not set \
-                 (tests/postgres/start.sh prints one)"
-            );
-            None
-        }
-    }
+    common::postgres_url("cluster", test)
 }
 
 fn card() -> AgentCard {
@@ -135,6 +120,11 @@ async fn start(h: &DefaultRequestHandler) -> Task {
         SendMessageResult::Task(t) => t,
         SendMessageResult::Message(m) => panic!("{m:?}"),
     }
+}
+
+/// The state of the task as the replica `h` reads it from the store.
+async fn state_on(h: &DefaultRequestHandler, id: &str) -> TaskState {
+    h.get_task(&cx(), query(id)).await.unwrap().status.state
 }
 
 #[tokio::test]
@@ -261,14 +251,7 @@ async fn resubscribe_on_another_replica_streams_the_remote_execution_without_gap
     let expected: String = (0..20).map(|i| format!("{i},")).collect();
     assert_eq!(text, expected, "no gap, no duplicate");
     assert_eq!(last, Some(TaskState::Completed));
-    assert_eq!(
-        r.c.get_task(&cx(), query(&t.id))
-            .await
-            .unwrap()
-            .status
-            .state,
-        TaskState::Completed
-    );
+    assert_eq!(state_on(&r.c, &t.id).await, TaskState::Completed);
 }
 
 #[tokio::test]
@@ -338,15 +321,12 @@ async fn a_task_whose_replica_dies_is_failed_when_its_lease_expires() {
         .expect("A starts the task")
         .unwrap();
     tokio::time::sleep(Duration::from_millis(150)).await;
-    assert_eq!(
-        b.get_task(&cx(), query(&t.id)).await.unwrap().status.state,
-        TaskState::Working
-    );
+    assert_eq!(state_on(&b, &t.id).await, TaskState::Working);
     runtime_a.shutdown_background();
 
     let mut state = TaskState::Working;
     for _ in 0..500 {
-        state = b.get_task(&cx(), query(&t.id)).await.unwrap().status.state;
+        state = state_on(&b, &t.id).await;
         if state == TaskState::Failed {
             break;
         }
@@ -395,14 +375,7 @@ async fn a_follow_up_on_another_replica_continues_the_task() {
     assert_eq!(done.status.state, TaskState::Completed);
     let texts: Vec<String> = done.history.unwrap().iter().map(Message::text).collect();
     assert_eq!(texts, ["start", "name?", "Ada"]);
-    assert_eq!(
-        r.c.get_task(&cx(), query(&t.id))
-            .await
-            .unwrap()
-            .status
-            .state,
-        TaskState::Completed
-    );
+    assert_eq!(state_on(&r.c, &t.id).await, TaskState::Completed);
 }
 
 /// The listener's connection is killed by the server while another replica

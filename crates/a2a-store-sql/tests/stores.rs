@@ -5,6 +5,8 @@
 //! `tests/postgres/start.sh`). When it is unset, the PostgreSQL tests fail
 //! under `CI=true` and print `SKIPPED` otherwise.
 
+mod common;
+
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -44,26 +46,9 @@ impl Drop for TempDir {
     }
 }
 
-/// The PostgreSQL URL, or `None` (after printing SKIPPED) when it is unset
-/// outside CI.
+/// The PostgreSQL URL, or `None` when the tests are skipped.
 fn postgres_url(test: &str) -> Option<String> {
-    match std::env::var("A2A_TEST_POSTGRES_URL") {
-        Ok(url) if !url.is_empty() => Some(url),
-        _ if std::env::var("CI").is_ok_and(|v| v == "true") => panic!(
-            "A2A_TEST_POSTGRES_URL is not set and CI=true: start a server with \
-             `export A2A_TEST_POSTGRES_URL=\"$(bash tests/postgres/start.sh | tail -n1)\"`"
-        ),
-        _ => {
-            // Straight to stderr, not `eprintln!`: the harness would hide it.
-            use std::io::Write as _;
-            let _ = writeln!(
-                std::io::stderr(),
-                "SKIPPED postgres::{test}: A2A_TEST_POSTGRES_URL is not set \
-                 (tests/postgres/start.sh prints one)"
-            );
-            None
-        }
-    }
+    common::postgres_url("postgres", test)
 }
 
 /// Which store a suite runs against.
