@@ -15,6 +15,8 @@
 //! virtualenv's interpreter (`bash tests/interop/setup.sh`); otherwise it
 //! prints `SKIPPED`, and fails under `CI=true`. See `docs/conformance.md`.
 
+#[path = "common/dead_port.rs"]
+mod dead_port;
 #[path = "common/python_peer.rs"]
 mod python_peer;
 
@@ -36,6 +38,7 @@ use a2a_types::{
     StreamResponse, Task, TaskIdParams, TaskPushNotificationConfig, TaskQueryParams, TaskState,
 };
 use axum::http::{HeaderName, HeaderValue, StatusCode};
+use dead_port::DeadPort;
 use futures::StreamExt;
 use serde_json::json;
 
@@ -148,13 +151,6 @@ async fn bind() -> (tokio::net::TcpListener, std::net::SocketAddr) {
         .expect("bind");
     let a = l.local_addr().expect("addr");
     (l, a)
-}
-
-/// A port nothing listens on (bound, then closed).
-async fn dead_port() -> std::net::SocketAddr {
-    let (l, a) = bind().await;
-    drop(l);
-    a
 }
 
 fn card_json(
@@ -618,8 +614,8 @@ async fn selection_follows_the_card_then_the_client() {
 #[tokio::test]
 async fn fallback_when_the_preferred_transport_is_down() {
     let server = ours("JSONRPC", true).await;
-    let dead = dead_port().await;
-    let dead_grpc = format!("http://{dead}");
+    let dead = DeadPort::new();
+    let dead_grpc = format!("http://{}", dead.addr);
     // A card whose preferred transport (gRPC) is down.
     let card = card_json(
         "matrix-agent",
@@ -666,7 +662,8 @@ async fn fallback_when_the_preferred_transport_is_down() {
     assert_eq!(client.transport(), "JSONRPC");
 
     // An HTTP transport down: the next one.
-    let dead_http = format!("http://{}/", dead_port().await);
+    let dead_http_port = DeadPort::new();
+    let dead_http = format!("http://{}/", dead_http_port.addr);
     let card = card_json(
         "matrix-agent",
         ("JSONRPC", &dead_http),
@@ -786,7 +783,7 @@ async fn connect_discovers_the_card() {
         .await
         .expect("credentials");
     assert_eq!(client.card().name, "matrix-agent");
-    let e = Client::connect(&format!("http://{}", dead_port().await))
+    let e = Client::connect(&format!("http://{}", DeadPort::new().addr))
         .await
         .expect_err("down");
     assert!(e.is_unreachable(), "{e:?}");

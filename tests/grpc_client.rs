@@ -5,6 +5,8 @@
 
 #[path = "common/agents.rs"]
 mod agents;
+#[path = "common/dead_port.rs"]
+mod dead_port;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -785,11 +787,8 @@ async fn streaming_disabled_and_bad_agents() {
 
 #[tokio::test]
 async fn unreachable_servers() {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let addr = listener.local_addr().expect("addr");
-    drop(listener);
+    let dead = dead_port::DeadPort::new();
+    let addr = dead.addr;
 
     for url in [addr.to_string(), format!("http://{addr}")] {
         let e = GrpcTransport::connect(&url).await.expect_err("refused");

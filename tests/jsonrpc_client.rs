@@ -5,6 +5,8 @@
 
 #[path = "common/agents.rs"]
 mod agents;
+#[path = "common/dead_port.rs"]
+mod dead_port;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -628,11 +630,8 @@ async fn card_fetch_with_legacy_fallback() {
 
 #[tokio::test]
 async fn unreachable_server() {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let addr = listener.local_addr().expect("addr");
-    drop(listener);
+    let dead = dead_port::DeadPort::new();
+    let addr = dead.addr;
     let client = JsonRpcTransport::new(format!("http://{addr}/"));
     let e = client
         .send_message(send_params("x"))

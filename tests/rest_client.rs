@@ -7,6 +7,8 @@
 
 #[path = "common/agents.rs"]
 mod agents;
+#[path = "common/dead_port.rs"]
+mod dead_port;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -629,11 +631,8 @@ async fn the_error_table_reads_the_same_on_both_sides() {
 
 #[tokio::test]
 async fn unreachable_agents_are_unreachable() {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let addr = listener.local_addr().expect("addr");
-    drop(listener);
+    let dead = dead_port::DeadPort::new();
+    let addr = dead.addr;
     let client = RestTransport::new(format!("http://{addr}"));
     let e = client
         .send_message(send_params("x"))

@@ -167,10 +167,12 @@ async fn sender_headers_and_failures() {
     let err = sender.send(&cfg, &task()).await.unwrap_err();
     assert!(err.message().contains("500"), "{err}");
 
-    // So is an unreachable webhook, quickly.
-    let closed = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    // So is an unreachable webhook, quickly. The socket is bound but never
+    // listens: connections are refused, and no other test can take the port
+    // while it is held.
+    let closed = tokio::net::TcpSocket::new_v4().unwrap();
+    closed.bind("127.0.0.1:0".parse().unwrap()).unwrap();
     let url = format!("http://{}/hook", closed.local_addr().unwrap());
-    drop(closed);
     let cfg: PushNotificationConfig = serde_json::from_value(json!({"url": url})).unwrap();
     let sender = sender.timeout(Duration::from_secs(2));
     assert!(sender.send(&cfg, &task()).await.is_err());
