@@ -609,11 +609,28 @@ async fn a_slow_subscriber_is_resynchronised_not_blocking_the_agent() {
     .event_capacity(4)
     .build();
     let mut stream = h.send_message_stream(&cx(), send("go")).await.unwrap();
-    let StreamResponse::Task(_) = stream.next().await.unwrap().unwrap() else {
+    let StreamResponse::Task(first) = stream.next().await.unwrap().unwrap() else {
         panic!()
     };
-    // Do not read while the agent publishes everything.
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    // Do not read while the agent publishes everything: wait (bounded) until
+    // the stored task is completed.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let q = TaskQueryParams {
+            id: first.id.clone(),
+            history_length: None,
+            metadata: None,
+        };
+        let task = h.get_task(&cx(), q).await.unwrap();
+        if task.status.state == TaskState::Completed {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "agent still running"
+        );
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
     let rest: Vec<StreamResponse> = stream.map(Result::unwrap).collect().await;
     // The subscriber got a fresh snapshot that already holds the full artifact.
     let snapshot = rest
