@@ -223,6 +223,7 @@
 mod codec;
 mod error;
 mod path;
+mod proto_out;
 mod server;
 
 pub use error::{ErrorBody, RestError, error_for_status, http_status};

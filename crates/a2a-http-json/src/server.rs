@@ -1,5 +1,7 @@
 //! The router and its handlers: decode → `a2a_pb::convert` → call the
-//! [`RequestHandler`] → convert → encode.
+//! [`RequestHandler`] → convert → encode. The hot answers (`Task`,
+//! `SendMessageResponse`, `StreamResponse`) skip the convert step: they are
+//! written as protobuf JSON straight from a2a-types ([`crate::proto_out`]).
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -25,6 +27,7 @@ use serde_json::Value;
 use crate::codec::{self, CreateBody, ProtoJson};
 use crate::error::{ErrorBody, RestError, http_status};
 use crate::path::{self, TaskOp};
+use crate::proto_out::{PbSendResponse, PbStreamResponse, PbTask};
 
 /// The path of the agent card (A2A v0.3.0).
 pub const AGENT_CARD_PATH: &str = "/.well-known/agent-card.json";
@@ -101,11 +104,11 @@ pub fn router_with(handler: Arc<dyn RequestHandler>, config: RestConfig) -> Rout
 async fn send_message(State(shared): State<Arc<Shared>>, request: Request) -> Response {
     let (parts, body) = request.into_parts();
     let call = call_context(&parts.headers);
-    unary(
+    bytes_response(
         async {
             let req = decode_send(&shared, &parts.headers, body).await?;
             let reply = shared.handler.send_message(&call, req.try_into()?).await?;
-            Ok(v1::SendMessageResponse::from(reply))
+            codec::encode(&PbSendResponse(&reply))
         }
         .await,
     )
@@ -137,24 +140,24 @@ async fn tasks(State(shared): State<Arc<Shared>>, request: Request) -> Response 
     let call = call_context(&parts.headers);
     let h = &*shared.handler;
     match op {
-        TaskOp::Get(id) => unary(
+        TaskOp::Get(id) => bytes_response(
             async {
                 let req = v1::GetTaskRequest {
                     name: task_name(&id),
                     history_length: path::history_length(parts.uri.query())?,
                 };
-                Ok(v1::Task::from(h.get_task(&call, req.try_into()?).await?))
+                codec::encode(&PbTask(&h.get_task(&call, req.try_into()?).await?))
             }
             .await,
         ),
         // The body (`{"name": …}`, empty, or anything) is not read: the path
         // names the task.
-        TaskOp::Cancel(id) => unary(
+        TaskOp::Cancel(id) => bytes_response(
             async {
                 let req = v1::CancelTaskRequest {
                     name: task_name(&id),
                 };
-                Ok(v1::Task::from(h.cancel_task(&call, req.try_into()?).await?))
+                codec::encode(&PbTask(&h.cancel_task(&call, req.try_into()?).await?))
             }
             .await,
         ),
@@ -282,7 +285,12 @@ async fn decode_send(
 }
 
 fn unary<T: ProtoJson>(result: Result<T, A2aError>) -> Response {
-    match result.and_then(|msg| codec::to_json_bytes(&msg)) {
+    bytes_response(result.and_then(|msg| codec::to_json_bytes(&msg)))
+}
+
+/// The JSON answer of an encoded body, or the error's.
+fn bytes_response(body: Result<Vec<u8>, A2aError>) -> Response {
+    match body {
         Ok(body) => json_response(body),
         Err(e) => RestError(e).into_response(),
     }
@@ -339,7 +347,7 @@ fn stream(config: &RestConfig, events: Result<EventStream, A2aError>) -> Respons
 }
 
 fn stream_event(event: StreamResponse) -> Result<Event, A2aError> {
-    let bytes = codec::to_json_bytes(&v1::StreamResponse::from(event))?;
+    let bytes = codec::encode(&PbStreamResponse(&event))?;
     // Compact JSON has no raw line break: one `data:` line.
     let data = std::str::from_utf8(&bytes)
         .map_err(|e| A2aError::internal(format!("could not encode the event: {e}")))?;
