@@ -282,7 +282,7 @@ pub(crate) trait ProtoJson: Serialize {
 }
 
 // The hot answers (`Task`, `SendMessageResponse`, `StreamResponse`) are
-// written by `proto_out` through [`encode`]; these impls are the reference
+// written by `proto_out`; these impls are the reference
 // the tests hold it to.
 #[cfg(test)]
 impl ProtoJson for v1::Task {
@@ -331,15 +331,6 @@ pub(crate) fn to_json_bytes<T: ProtoJson>(msg: &T) -> Result<Vec<u8>, A2aError> 
             buf.splice(ts_end - 7..ts_end, *b"Z\"");
         }
     }
-    Ok(buf)
-}
-
-/// The compact JSON of an answer that serializes as protobuf JSON by itself
-/// (the wrappers of [`crate::proto_out`]: `Z` timestamps already).
-pub(crate) fn encode<T: Serialize>(msg: &T) -> Result<Vec<u8>, A2aError> {
-    let mut buf = Vec::with_capacity(1024);
-    serde_json::to_writer(&mut buf, msg)
-        .map_err(|e| A2aError::internal(format!("could not encode the answer: {e}")))?;
     Ok(buf)
 }
 

@@ -1,122 +1,236 @@
 //! Protobuf JSON written straight from the [`a2a_types`] values of the hot
-//! answers (`SendMessageResponse`, `StreamResponse`, `Task`), with no
-//! `a2a_pb` message built in between.
+//! answers (`SendMessageResponse`, `StreamResponse`, `Task`) into the body
+//! buffer, with no `a2a_pb` message built in between.
 //!
 //! The output is byte for byte what `a2a_pb::convert` (types → pb) followed
-//! by the pbjson `Serialize` and the `Z` fix-up of
-//! [`to_json_bytes`](crate::codec::to_json_bytes) give: proto field order,
-//! camelCase names, enum names, every default (empty string or list, `false`,
-//! the unspecified enum) left out, metadata as a `google.protobuf.Struct`
-//! (numbers as doubles), file bytes base64-encoded once more, and
-//! `TaskStatus.timestamp` re-spelled in UTC ending in `Z` (or left out when
-//! it is not RFC 3339). The one freedom is the member order inside a
-//! `Struct`: pbjson follows its `HashMap` (an arbitrary order), this follows
-//! the `serde_json::Map` (its keys in order).
+//! by the pbjson `Serialize` (through `serde_json`) and the `Z` fix-up of
+//! [`to_json_bytes`](crate::codec::to_json_bytes) give: compact, proto field
+//! order, camelCase names, enum names, every default (empty string or list,
+//! `false`, the unspecified enum) left out, strings escaped as `serde_json`
+//! does, metadata as a `google.protobuf.Struct` (numbers as doubles), file
+//! bytes base64-encoded once more, and `TaskStatus.timestamp` re-spelled in
+//! UTC ending in `Z` (or left out when it is not RFC 3339). The one freedom
+//! is the member order inside a `Struct`: pbjson follows its `HashMap` (an
+//! arbitrary order), this follows the `serde_json::Map` (its keys in order).
 
 use a2a_pb::v1;
 use a2a_types::{
-    Artifact, FileContent, Message, Metadata, Part, SendMessageResult, StreamResponse, Task,
-    TaskArtifactUpdateEvent, TaskState, TaskStatus, TaskStatusUpdateEvent,
+    A2aError, Artifact, FileContent, Message, Metadata, Part, SendMessageResult, StreamResponse,
+    Task, TaskArtifactUpdateEvent, TaskState, TaskStatus, TaskStatusUpdateEvent,
 };
 use base64::Engine as _;
-use serde::ser::{Error as _, SerializeStruct};
+use serde::ser::Error as _;
 use serde::{Serialize, Serializer};
 use serde_json::Value;
 
-/// A `SendMessageResponse`: `{"task":…}` or `{"message":…}`.
-pub(crate) struct PbSendResponse<'a>(pub(crate) &'a SendMessageResult);
+/// Why an answer could not be written (what pbjson would have failed on).
+type Failure = String;
 
-impl Serialize for PbSendResponse<'_> {
-    fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
-        let mut s = ser.serialize_struct("a2a.v1.SendMessageResponse", 1)?;
-        match self.0 {
-            SendMessageResult::Task(task) => s.serialize_field("task", &PbTask(task))?,
-            SendMessageResult::Message(m) => s.serialize_field("message", &PbMessage(m))?,
+/// The body of a `SendMessageResponse`: `{"task":…}` or `{"message":…}`.
+pub(crate) fn send_response(r: &SendMessageResult) -> Result<Vec<u8>, A2aError> {
+    finish(|out| {
+        match r {
+            SendMessageResult::Task(task) => {
+                out.extend_from_slice(br#"{"task":"#);
+                write_task(out, task)?;
+            }
+            SendMessageResult::Message(m) => {
+                out.extend_from_slice(br#"{"message":"#);
+                write_message(out, m)?;
+            }
         }
-        s.end()
-    }
+        out.push(b'}');
+        Ok(())
+    })
 }
 
-/// A `StreamResponse`: `task`, `message`, `statusUpdate` or `artifactUpdate`.
-pub(crate) struct PbStreamResponse<'a>(pub(crate) &'a StreamResponse);
-
-impl Serialize for PbStreamResponse<'_> {
-    fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
-        let mut s = ser.serialize_struct("a2a.v1.StreamResponse", 1)?;
-        match self.0 {
-            StreamResponse::Task(task) => s.serialize_field("task", &PbTask(task))?,
-            StreamResponse::Message(m) => s.serialize_field("message", &PbMessage(m))?,
+/// The body of a `StreamResponse`: `task`, `message`, `statusUpdate` or
+/// `artifactUpdate`.
+pub(crate) fn stream_response(r: &StreamResponse) -> Result<Vec<u8>, A2aError> {
+    finish(|out| {
+        match r {
+            StreamResponse::Task(task) => {
+                out.extend_from_slice(br#"{"task":"#);
+                write_task(out, task)?;
+            }
+            StreamResponse::Message(m) => {
+                out.extend_from_slice(br#"{"message":"#);
+                write_message(out, m)?;
+            }
             StreamResponse::StatusUpdate(e) => {
-                s.serialize_field("statusUpdate", &PbStatusUpdate(e))?;
+                out.extend_from_slice(br#"{"statusUpdate":"#);
+                write_status_update(out, e)?;
             }
             StreamResponse::ArtifactUpdate(e) => {
-                s.serialize_field("artifactUpdate", &PbArtifactUpdate(e))?;
+                out.extend_from_slice(br#"{"artifactUpdate":"#);
+                write_artifact_update(out, e)?;
             }
         }
-        s.end()
+        out.push(b'}');
+        Ok(())
+    })
+}
+
+/// The body of a `Task`.
+pub(crate) fn task(t: &Task) -> Result<Vec<u8>, A2aError> {
+    finish(|out| write_task(out, t))
+}
+
+fn finish(write: impl FnOnce(&mut Vec<u8>) -> Result<(), Failure>) -> Result<Vec<u8>, A2aError> {
+    let mut out = Vec::with_capacity(1024);
+    write(&mut out).map_err(|e| A2aError::internal(format!("could not encode the answer: {e}")))?;
+    Ok(out)
+}
+
+/// The members of one object being written: commas and keys.
+struct Obj<'a> {
+    out: &'a mut Vec<u8>,
+    empty: bool,
+}
+
+impl<'a> Obj<'a> {
+    fn new(out: &'a mut Vec<u8>) -> Self {
+        out.push(b'{');
+        Self { out, empty: true }
+    }
+
+    /// Starts member `key` (plain ASCII, no escape); returns the buffer
+    /// for its value.
+    fn key(&mut self, key: &str) -> &mut Vec<u8> {
+        if !self.empty {
+            self.out.push(b',');
+        }
+        self.empty = false;
+        self.out.push(b'"');
+        self.out.extend_from_slice(key.as_bytes());
+        self.out.extend_from_slice(b"\":");
+        self.out
+    }
+
+    fn str(&mut self, key: &str, value: &str) {
+        write_str(self.key(key), value);
+    }
+
+    /// A member whose value is written as is (a JSON literal).
+    fn raw(&mut self, key: &str, value: &str) {
+        self.key(key).extend_from_slice(value.as_bytes());
+    }
+
+    fn end(self) {
+        self.out.push(b'}');
     }
 }
 
-/// A `Task`.
-pub(crate) struct PbTask<'a>(pub(crate) &'a Task);
-
-impl Serialize for PbTask<'_> {
-    fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
-        let t = self.0;
-        let mut s = ser.serialize_struct("a2a.v1.Task", 6)?;
-        if !t.id.is_empty() {
-            s.serialize_field("id", &t.id)?;
-        }
-        if !t.context_id.is_empty() {
-            s.serialize_field("contextId", &t.context_id)?;
-        }
-        s.serialize_field("status", &PbStatus(&t.status))?;
-        if let Some(artifacts) = non_empty(t.artifacts.as_deref()) {
-            s.serialize_field("artifacts", &Seq(artifacts, PbArtifact))?;
-        }
-        if let Some(history) = non_empty(t.history.as_deref()) {
-            s.serialize_field("history", &Seq(history, PbMessage))?;
-        }
-        if let Some(m) = &t.metadata {
-            s.serialize_field("metadata", &PbStruct(m))?;
-        }
-        s.end()
+fn write_task(out: &mut Vec<u8>, t: &Task) -> Result<(), Failure> {
+    let mut o = Obj::new(out);
+    if !t.id.is_empty() {
+        o.str("id", &t.id);
     }
+    if !t.context_id.is_empty() {
+        o.str("contextId", &t.context_id);
+    }
+    write_status(o.key("status"), &t.status)?;
+    if let Some(artifacts) = non_empty(t.artifacts.as_deref()) {
+        write_list(o.key("artifacts"), artifacts, write_artifact)?;
+    }
+    if let Some(history) = non_empty(t.history.as_deref()) {
+        write_list(o.key("history"), history, write_message)?;
+    }
+    if let Some(m) = &t.metadata {
+        write_struct(o.key("metadata"), m)?;
+    }
+    o.end();
+    Ok(())
 }
 
 /// A `TaskStatus` (`message` is the proto's `update`).
-struct PbStatus<'a>(&'a TaskStatus);
-
-impl Serialize for PbStatus<'_> {
-    fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
-        let st = self.0;
-        let mut s = ser.serialize_struct("a2a.v1.TaskStatus", 3)?;
-        if st.state != TaskState::Unknown {
-            s.serialize_field("state", v1::TaskState::from(st.state).as_str_name())?;
-        }
-        if let Some(m) = &st.message {
-            s.serialize_field("message", &PbMessage(m))?;
-        }
-        if let Some(ts) = st.timestamp.as_deref().and_then(timestamp_z_parts) {
-            let text = ts.map_err(S::Error::custom)?;
-            s.serialize_field("timestamp", &text)?;
-        }
-        s.end()
+fn write_status(out: &mut Vec<u8>, st: &TaskStatus) -> Result<(), Failure> {
+    let mut o = Obj::new(out);
+    if st.state != TaskState::Unknown {
+        o.str("state", v1::TaskState::from(st.state).as_str_name());
     }
+    if let Some(m) = &st.message {
+        write_message(o.key("message"), m)?;
+    }
+    if let Some(ts) = st.timestamp.as_deref() {
+        if is_canonical_timestamp(ts) {
+            o.str("timestamp", ts);
+        } else if let Some(text) = timestamp_z(ts) {
+            o.str("timestamp", &text?);
+        }
+    }
+    o.end();
+    Ok(())
+}
+
+/// Whether `s` is already what [`timestamp_z`] makes of it:
+/// `YYYY-MM-DDTHH:MM:SS[.fff|.ffffff|.fffffffff]Z`, a real date in years
+/// 1–9999, seconds below 60, and the shortest of 0, 3, 6 or 9 fraction
+/// digits (chrono's `AutoSi`).
+fn is_canonical_timestamp(s: &str) -> bool {
+    let b = s.as_bytes();
+    let digits = |range: std::ops::Range<usize>| -> Option<u32> {
+        b.get(range)?.iter().try_fold(0u32, |n, &c| {
+            c.is_ascii_digit().then(|| n * 10 + u32::from(c - b'0'))
+        })
+    };
+    let fraction = match b.len() {
+        20 => 0,
+        24 => 3,
+        27 => 6,
+        30 => 9,
+        _ => return false,
+    };
+    let shape = b[4] == b'-'
+        && b[7] == b'-'
+        && b[10] == b'T'
+        && b[13] == b':'
+        && b[16] == b':'
+        && b[b.len() - 1] == b'Z'
+        && (fraction == 0 || b[19] == b'.');
+    if !shape {
+        return false;
+    }
+    let (Some(year), Some(month), Some(day), Some(hour), Some(minute), Some(second)) = (
+        digits(0..4),
+        digits(5..7),
+        digits(8..10),
+        digits(11..13),
+        digits(14..16),
+        digits(17..19),
+    ) else {
+        return false;
+    };
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return false,
+    };
+    if year == 0 || day == 0 || day > days || hour > 23 || minute > 59 || second > 59 {
+        return false;
+    }
+    // The last three fraction digits are not all zero (else `AutoSi` writes
+    // fewer), and the fraction is all digits.
+    fraction == 0
+        || (digits(20..20 + fraction).is_some()
+            && digits(17 + fraction..20 + fraction).is_some_and(|n| n != 0))
 }
 
 /// What pbjson writes for the `google.protobuf.Timestamp` that
 /// `a2a_pb::convert` makes of `s` (after the `+00:00` → `Z` fix-up): `None`
 /// when `s` is not RFC 3339 or out of range (the field is left out), else the
 /// text or the error pbjson gives.
-fn timestamp_z_parts(s: &str) -> Option<Result<String, &'static str>> {
+fn timestamp_z(s: &str) -> Option<Result<String, Failure>> {
     let ts = a2a_pb::convert::timestamp_from_rfc3339(s)?;
     Some(
         u32::try_from(ts.nanos)
-            .map_err(|_| "out of range integral type conversion attempted")
+            .map_err(|_| "out of range integral type conversion attempted".to_owned())
             .and_then(|nanos| {
                 chrono::DateTime::from_timestamp(ts.seconds, nanos)
-                    .ok_or("invalid or out-of-range datetime")
+                    .ok_or_else(|| "invalid or out-of-range datetime".to_owned())
             })
             .map(|dt| dt.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true)),
     )
@@ -124,167 +238,171 @@ fn timestamp_z_parts(s: &str) -> Option<Result<String, &'static str>> {
 
 /// A `Message` (`parts` is the proto's `content`; `referenceTaskIds` has no
 /// proto field and is left out).
-struct PbMessage<'a>(&'a Message);
-
-impl Serialize for PbMessage<'_> {
-    fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
-        let m = self.0;
-        let mut s = ser.serialize_struct("a2a.v1.Message", 7)?;
-        if !m.message_id.is_empty() {
-            s.serialize_field("messageId", &m.message_id)?;
-        }
-        if let Some(id) = non_empty_str(m.context_id.as_deref()) {
-            s.serialize_field("contextId", id)?;
-        }
-        if let Some(id) = non_empty_str(m.task_id.as_deref()) {
-            s.serialize_field("taskId", id)?;
-        }
-        s.serialize_field("role", v1::Role::from(m.role).as_str_name())?;
-        if !m.parts.is_empty() {
-            s.serialize_field("content", &Seq(&m.parts, PbPart))?;
-        }
-        if let Some(meta) = &m.metadata {
-            s.serialize_field("metadata", &PbStruct(meta))?;
-        }
-        if let Some(ext) = non_empty(m.extensions.as_deref()) {
-            s.serialize_field("extensions", ext)?;
-        }
-        s.end()
+fn write_message(out: &mut Vec<u8>, m: &Message) -> Result<(), Failure> {
+    let mut o = Obj::new(out);
+    if !m.message_id.is_empty() {
+        o.str("messageId", &m.message_id);
     }
+    if let Some(id) = non_empty_str(m.context_id.as_deref()) {
+        o.str("contextId", id);
+    }
+    if let Some(id) = non_empty_str(m.task_id.as_deref()) {
+        o.str("taskId", id);
+    }
+    o.str("role", v1::Role::from(m.role).as_str_name());
+    if !m.parts.is_empty() {
+        write_list(o.key("content"), &m.parts, write_part)?;
+    }
+    if let Some(meta) = &m.metadata {
+        write_struct(o.key("metadata"), meta)?;
+    }
+    if let Some(ext) = non_empty(m.extensions.as_deref()) {
+        write_strings(o.key("extensions"), ext);
+    }
+    o.end();
+    Ok(())
 }
 
 /// A `Part`: `metadata` first, then the oneof member.
-struct PbPart<'a>(&'a Part);
-
-impl Serialize for PbPart<'_> {
-    fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
-        let mut s = ser.serialize_struct("a2a.v1.Part", 2)?;
-        if let Some(meta) = self.0.metadata() {
-            s.serialize_field("metadata", &PbStruct(meta))?;
-        }
-        match self.0 {
-            Part::Text(p) => s.serialize_field("text", &p.text)?,
-            Part::File(p) => s.serialize_field("file", &PbFile(&p.file))?,
-            Part::Data(p) => s.serialize_field("data", &PbData(&p.data))?,
-        }
-        s.end()
+fn write_part(out: &mut Vec<u8>, part: &Part) -> Result<(), Failure> {
+    let mut o = Obj::new(out);
+    if let Some(meta) = part.metadata() {
+        write_struct(o.key("metadata"), meta)?;
     }
+    match part {
+        Part::Text(p) => o.str("text", &p.text),
+        Part::File(p) => write_file(o.key("file"), &p.file),
+        Part::Data(p) => {
+            // A `DataPart`: `{"data": <Struct>}`.
+            let mut data = Obj::new(o.key("data"));
+            write_struct(data.key("data"), &p.data)?;
+            data.end();
+        }
+    }
+    o.end();
+    Ok(())
 }
 
 /// A `FilePart`. The bytes are the base64 text of the a2a-types value, whose
 /// ASCII bytes are the proto `bytes`, which pbjson writes in base64.
-struct PbFile<'a>(&'a FileContent);
-
-impl Serialize for PbFile<'_> {
-    fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
-        let f = self.0;
-        let mut s = ser.serialize_struct("a2a.v1.FilePart", 3)?;
-        if let Some(mime_type) = non_empty_str(f.mime_type()) {
-            s.serialize_field("mimeType", mime_type)?;
-        }
-        if let Some(name) = non_empty_str(f.name()) {
-            s.serialize_field("name", name)?;
-        }
-        match f {
-            FileContent::Uri(u) => s.serialize_field("fileWithUri", &u.uri)?,
-            FileContent::Bytes(b) => s.serialize_field(
-                "fileWithBytes",
-                &base64::engine::general_purpose::STANDARD.encode(b.bytes.as_bytes()),
-            )?,
-        }
-        s.end()
+fn write_file(out: &mut Vec<u8>, f: &FileContent) {
+    let mut o = Obj::new(out);
+    if let Some(mime_type) = non_empty_str(f.mime_type()) {
+        o.str("mimeType", mime_type);
     }
-}
-
-/// A `DataPart`: `{"data": <Struct>}`.
-struct PbData<'a>(&'a Metadata);
-
-impl Serialize for PbData<'_> {
-    fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
-        let mut s = ser.serialize_struct("a2a.v1.DataPart", 1)?;
-        s.serialize_field("data", &PbStruct(self.0))?;
-        s.end()
+    if let Some(name) = non_empty_str(f.name()) {
+        o.str("name", name);
     }
+    match f {
+        FileContent::Uri(u) => o.str("fileWithUri", &u.uri),
+        FileContent::Bytes(b) => o.str(
+            "fileWithBytes",
+            &base64::engine::general_purpose::STANDARD.encode(b.bytes.as_bytes()),
+        ),
+    }
+    o.end();
 }
 
 /// An `Artifact`.
-struct PbArtifact<'a>(&'a Artifact);
-
-impl Serialize for PbArtifact<'_> {
-    fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
-        let a = self.0;
-        let mut s = ser.serialize_struct("a2a.v1.Artifact", 6)?;
-        if !a.artifact_id.is_empty() {
-            s.serialize_field("artifactId", &a.artifact_id)?;
-        }
-        if let Some(name) = non_empty_str(a.name.as_deref()) {
-            s.serialize_field("name", name)?;
-        }
-        if let Some(description) = non_empty_str(a.description.as_deref()) {
-            s.serialize_field("description", description)?;
-        }
-        if !a.parts.is_empty() {
-            s.serialize_field("parts", &Seq(&a.parts, PbPart))?;
-        }
-        if let Some(meta) = &a.metadata {
-            s.serialize_field("metadata", &PbStruct(meta))?;
-        }
-        if let Some(ext) = non_empty(a.extensions.as_deref()) {
-            s.serialize_field("extensions", ext)?;
-        }
-        s.end()
+fn write_artifact(out: &mut Vec<u8>, a: &Artifact) -> Result<(), Failure> {
+    let mut o = Obj::new(out);
+    if !a.artifact_id.is_empty() {
+        o.str("artifactId", &a.artifact_id);
     }
+    if let Some(name) = non_empty_str(a.name.as_deref()) {
+        o.str("name", name);
+    }
+    if let Some(description) = non_empty_str(a.description.as_deref()) {
+        o.str("description", description);
+    }
+    if !a.parts.is_empty() {
+        write_list(o.key("parts"), &a.parts, write_part)?;
+    }
+    if let Some(meta) = &a.metadata {
+        write_struct(o.key("metadata"), meta)?;
+    }
+    if let Some(ext) = non_empty(a.extensions.as_deref()) {
+        write_strings(o.key("extensions"), ext);
+    }
+    o.end();
+    Ok(())
 }
 
 /// A `TaskStatusUpdateEvent`.
-struct PbStatusUpdate<'a>(&'a TaskStatusUpdateEvent);
-
-impl Serialize for PbStatusUpdate<'_> {
-    fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
-        let e = self.0;
-        let mut s = ser.serialize_struct("a2a.v1.TaskStatusUpdateEvent", 5)?;
-        if !e.task_id.is_empty() {
-            s.serialize_field("taskId", &e.task_id)?;
-        }
-        if !e.context_id.is_empty() {
-            s.serialize_field("contextId", &e.context_id)?;
-        }
-        s.serialize_field("status", &PbStatus(&e.status))?;
-        if e.is_final {
-            s.serialize_field("final", &true)?;
-        }
-        if let Some(meta) = &e.metadata {
-            s.serialize_field("metadata", &PbStruct(meta))?;
-        }
-        s.end()
+fn write_status_update(out: &mut Vec<u8>, e: &TaskStatusUpdateEvent) -> Result<(), Failure> {
+    let mut o = Obj::new(out);
+    if !e.task_id.is_empty() {
+        o.str("taskId", &e.task_id);
     }
+    if !e.context_id.is_empty() {
+        o.str("contextId", &e.context_id);
+    }
+    write_status(o.key("status"), &e.status)?;
+    if e.is_final {
+        o.raw("final", "true");
+    }
+    if let Some(meta) = &e.metadata {
+        write_struct(o.key("metadata"), meta)?;
+    }
+    o.end();
+    Ok(())
 }
 
 /// A `TaskArtifactUpdateEvent`.
-struct PbArtifactUpdate<'a>(&'a TaskArtifactUpdateEvent);
-
-impl Serialize for PbArtifactUpdate<'_> {
-    fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
-        let e = self.0;
-        let mut s = ser.serialize_struct("a2a.v1.TaskArtifactUpdateEvent", 6)?;
-        if !e.task_id.is_empty() {
-            s.serialize_field("taskId", &e.task_id)?;
-        }
-        if !e.context_id.is_empty() {
-            s.serialize_field("contextId", &e.context_id)?;
-        }
-        s.serialize_field("artifact", &PbArtifact(&e.artifact))?;
-        if e.append == Some(true) {
-            s.serialize_field("append", &true)?;
-        }
-        if e.last_chunk == Some(true) {
-            s.serialize_field("lastChunk", &true)?;
-        }
-        if let Some(meta) = &e.metadata {
-            s.serialize_field("metadata", &PbStruct(meta))?;
-        }
-        s.end()
+fn write_artifact_update(out: &mut Vec<u8>, e: &TaskArtifactUpdateEvent) -> Result<(), Failure> {
+    let mut o = Obj::new(out);
+    if !e.task_id.is_empty() {
+        o.str("taskId", &e.task_id);
     }
+    if !e.context_id.is_empty() {
+        o.str("contextId", &e.context_id);
+    }
+    write_artifact(o.key("artifact"), &e.artifact)?;
+    if e.append == Some(true) {
+        o.raw("append", "true");
+    }
+    if e.last_chunk == Some(true) {
+        o.raw("lastChunk", "true");
+    }
+    if let Some(meta) = &e.metadata {
+        write_struct(o.key("metadata"), meta)?;
+    }
+    o.end();
+    Ok(())
+}
+
+/// A JSON list of the items, each written by `write`.
+fn write_list<T>(
+    out: &mut Vec<u8>,
+    items: &[T],
+    write: fn(&mut Vec<u8>, &T) -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    out.push(b'[');
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        write(out, item)?;
+    }
+    out.push(b']');
+    Ok(())
+}
+
+fn write_strings(out: &mut Vec<u8>, items: &[String]) {
+    out.push(b'[');
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        write_str(out, item);
+    }
+    out.push(b']');
+}
+
+/// A JSON object as a `google.protobuf.Struct`, through `serde_json` (its
+/// number formatting).
+fn write_struct(out: &mut Vec<u8>, m: &Metadata) -> Result<(), Failure> {
+    serde_json::to_writer(out, &PbStruct(m)).map_err(|e| e.to_string())
 }
 
 /// A JSON object as a `google.protobuf.Struct`.
@@ -325,13 +443,73 @@ impl Serialize for PbValue<'_> {
     }
 }
 
-/// A list whose items are written through the wrapper `W`.
-struct Seq<'a, T, W>(&'a [T], fn(&'a T) -> W);
-
-impl<'a, T, W: Serialize> Serialize for Seq<'a, T, W> {
-    fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
-        ser.collect_seq(self.0.iter().map(self.1))
+/// What `serde_json` writes for byte `b` after a backslash (`u`: `\u00XX`),
+/// or 0 when `b` is written as is.
+const ESCAPE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 0x20 {
+        t[i] = b'u';
+        i += 1;
     }
+    t[0x08] = b'b';
+    t[0x09] = b't';
+    t[0x0a] = b'n';
+    t[0x0c] = b'f';
+    t[0x0d] = b'r';
+    t[b'"' as usize] = b'"';
+    t[b'\\' as usize] = b'\\';
+    t
+};
+
+/// Whether any of the 8 bytes of `x` is a control character, `"` or `\`.
+fn needs_escape(x: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let below_space = x.wrapping_sub(ONES * 0x20) & !x;
+    let q = x ^ (ONES * u64::from(b'"'));
+    let quote = q.wrapping_sub(ONES) & !q;
+    let bs = x ^ (ONES * u64::from(b'\\'));
+    let backslash = bs.wrapping_sub(ONES) & !bs;
+    (below_space | quote | backslash) & HIGH != 0
+}
+
+/// `s` as a JSON string, escaped exactly as `serde_json` does.
+fn write_str(out: &mut Vec<u8>, s: &str) {
+    let bytes = s.as_bytes();
+    out.push(b'"');
+    let mut start = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        if let Some(chunk) = bytes.get(i..i + 8) {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            if !needs_escape(u64::from_le_bytes(word)) {
+                i += 8;
+                continue;
+            }
+        }
+        let b = bytes[i];
+        let escape = ESCAPE[usize::from(b)];
+        if escape != 0 {
+            out.extend_from_slice(&bytes[start..i]);
+            out.push(b'\\');
+            out.push(escape);
+            if escape == b'u' {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                out.extend_from_slice(&[
+                    b'0',
+                    b'0',
+                    HEX[usize::from(b >> 4)],
+                    HEX[usize::from(b & 0xf)],
+                ]);
+            }
+            start = i + 1;
+        }
+        i += 1;
+    }
+    out.extend_from_slice(&bytes[start..]);
+    out.push(b'"');
 }
 
 fn non_empty<T>(v: Option<&[T]>) -> Option<&[T]> {
@@ -351,7 +529,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::codec::{ProtoJson, encode, to_json_bytes};
+    use crate::codec::{ProtoJson, to_json_bytes};
 
     const STRINGS: &[&str] = &[
         "",
@@ -613,9 +791,8 @@ mod tests {
     /// Asserts the two encodings agree: the same bytes, or (with a
     /// several-member `Struct`) the same JSON and length. Returns whether
     /// the bytes were compared.
-    fn agree<T: ProtoJson>(old: &T, new: &impl Serialize, multi: bool) -> bool {
+    fn agree<T: ProtoJson>(old: &T, new: Result<Vec<u8>, A2aError>, multi: bool) -> bool {
         let old = to_json_bytes(old);
-        let new = encode(new);
         let (old, new) = match (old, new) {
             (Ok(old), Ok(new)) => (old, new),
             (old, new) => {
@@ -658,14 +835,18 @@ mod tests {
                 cases += 1;
                 exact += usize::from(exact_bytes);
             };
-            check(agree(&v1::Task::from(task.clone()), &PbTask(&task), multi));
+            check(agree(
+                &v1::Task::from(task.clone()),
+                super::task(&task),
+                multi,
+            ));
             for result in [
                 SendMessageResult::Task(task.clone()),
                 SendMessageResult::Message(message.clone()),
             ] {
                 check(agree(
                     &v1::SendMessageResponse::from(result.clone()),
-                    &PbSendResponse(&result),
+                    send_response(&result),
                     multi,
                 ));
             }
@@ -677,7 +858,7 @@ mod tests {
             ] {
                 check(agree(
                     &v1::StreamResponse::from(event.clone()),
-                    &PbStreamResponse(&event),
+                    stream_response(&event),
                     multi,
                 ));
             }
@@ -692,7 +873,11 @@ mod tests {
             for timestamp in TIMESTAMPS {
                 let mut task = Task::new("t", "c", *state);
                 task.status.timestamp = Some((*timestamp).to_owned());
-                assert!(agree(&v1::Task::from(task.clone()), &PbTask(&task), false));
+                assert!(agree(
+                    &v1::Task::from(task.clone()),
+                    super::task(&task),
+                    false
+                ));
                 let event = StreamResponse::StatusUpdate(TaskStatusUpdateEvent {
                     task_id: String::new(),
                     context_id: String::new(),
@@ -702,7 +887,7 @@ mod tests {
                 });
                 assert!(agree(
                     &v1::StreamResponse::from(event.clone()),
-                    &PbStreamResponse(&event),
+                    stream_response(&event),
                     false
                 ));
             }
@@ -719,10 +904,107 @@ mod tests {
                 });
                 assert!(agree(
                     &v1::StreamResponse::from(event.clone()),
-                    &PbStreamResponse(&event),
+                    stream_response(&event),
                     false
                 ));
             }
+        }
+    }
+
+    #[test]
+    fn strings_are_escaped_as_serde_json_escapes_them() {
+        let check = |s: &str| {
+            let mut out = Vec::new();
+            write_str(&mut out, s);
+            assert_eq!(out, serde_json::to_vec(s).expect("json"), "{s:?}");
+        };
+        for c in (0u32..0x800).filter_map(char::from_u32) {
+            check(&c.to_string());
+            check(&format!("abcdefgh{c}ijklmnopq{c}{c}"));
+        }
+        let alphabet = [
+            'a', 'Z', '"', '\\', '\u{0}', '\u{1f}', '\n', '\t', '\u{7f}', 'é', '日', '🎉', ' ',
+            '/', '\u{2028}', '~', '!', '#', '\u{80}', '\u{ff}',
+        ];
+        let mut g = Gen::new(7);
+        for len in 0..48 {
+            for _ in 0..100 {
+                let s: String = (0..len).map(|_| g.pick(&alphabet)).collect();
+                check(&s);
+            }
+        }
+    }
+
+    #[test]
+    fn canonical_timestamps_are_what_chrono_writes() {
+        let years = [
+            "0000", "0001", "1900", "1969", "1970", "2000", "2024", "2025", "2100", "9999",
+        ];
+        let months = ["00", "01", "02", "04", "06", "09", "11", "12", "13", "1a"];
+        let days = ["00", "01", "28", "29", "30", "31", "32"];
+        let hours = ["00", "09", "23", "24"];
+        let minutes = ["00", "59", "60"];
+        let seconds = ["00", "59", "60"];
+        let fractions = [
+            "",
+            ".000",
+            ".100",
+            ".120",
+            ".123",
+            ".001",
+            ".000000",
+            ".100000",
+            ".123000",
+            ".123400",
+            ".000001",
+            ".000000000",
+            ".123456000",
+            ".123456700",
+            ".000000001",
+            ".12",
+            ".1234",
+            ".12a",
+            ".",
+        ];
+        let seps = [
+            ("-", "T", ":"),
+            ("-", "t", ":"),
+            ("/", "T", ":"),
+            ("-", " ", ":"),
+        ];
+        let ends = ["Z", "z", "+00:00", "Z ", ""];
+        let mut g = Gen::new(11);
+        let mut canonical = 0;
+        for _ in 0..100_000 {
+            let (d, t, c) = if g.below(8) == 0 {
+                g.pick(&seps)
+            } else {
+                seps[0]
+            };
+            let end = if g.below(8) == 0 { g.pick(&ends) } else { "Z" };
+            let s = format!(
+                "{}{d}{}{d}{}{t}{}{c}{}{c}{}{}{end}",
+                g.pick(&years),
+                g.pick(&months),
+                g.pick(&days),
+                g.pick(&hours),
+                g.pick(&minutes),
+                g.pick(&seconds),
+                g.pick(&fractions),
+            );
+            if is_canonical_timestamp(&s) {
+                canonical += 1;
+                assert_eq!(timestamp_z(&s), Some(Ok(s.clone())), "{s}");
+            }
+        }
+        assert!(canonical > 2_000, "{canonical}");
+        for s in [
+            "2026-11-21T04:57:28.416Z",
+            "0001-01-01T00:00:00Z",
+            "9999-12-31T23:59:59.999999999Z",
+            "2024-02-29T12:00:00.000001Z",
+        ] {
+            assert!(is_canonical_timestamp(s), "{s}");
         }
     }
 
@@ -738,7 +1020,7 @@ mod tests {
         m.context_id = Some("c-1".to_owned());
         m.task_id = Some("t-1".to_owned());
         task.history = Some(vec![m]);
-        let bytes = encode(&PbSendResponse(&SendMessageResult::Task(task))).expect("bytes");
+        let bytes = send_response(&SendMessageResult::Task(task)).expect("bytes");
         assert_eq!(
             String::from_utf8_lossy(&bytes),
             r#"{"task":{"id":"t-1","contextId":"c-1","status":{"state":"TASK_STATE_COMPLETED","timestamp":"2026-11-21T04:57:28.416Z"},"artifacts":[{"artifactId":"echo","name":"echo","parts":[{"text":"hello world"}]}],"history":[{"messageId":"m-1","contextId":"c-1","taskId":"t-1","role":"ROLE_USER","content":[{"text":"hello world"}]}]}}"#

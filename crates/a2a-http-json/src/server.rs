@@ -27,7 +27,7 @@ use serde_json::Value;
 use crate::codec::{self, CreateBody, ProtoJson};
 use crate::error::{ErrorBody, RestError, http_status};
 use crate::path::{self, TaskOp};
-use crate::proto_out::{PbSendResponse, PbStreamResponse, PbTask};
+use crate::proto_out;
 
 /// The path of the agent card (A2A v0.3.0).
 pub const AGENT_CARD_PATH: &str = "/.well-known/agent-card.json";
@@ -108,7 +108,7 @@ async fn send_message(State(shared): State<Arc<Shared>>, request: Request) -> Re
         async {
             let req = decode_send(&shared, &parts.headers, body).await?;
             let reply = shared.handler.send_message(&call, req.try_into()?).await?;
-            codec::encode(&PbSendResponse(&reply))
+            proto_out::send_response(&reply)
         }
         .await,
     )
@@ -146,7 +146,7 @@ async fn tasks(State(shared): State<Arc<Shared>>, request: Request) -> Response 
                     name: task_name(&id),
                     history_length: path::history_length(parts.uri.query())?,
                 };
-                codec::encode(&PbTask(&h.get_task(&call, req.try_into()?).await?))
+                proto_out::task(&h.get_task(&call, req.try_into()?).await?)
             }
             .await,
         ),
@@ -157,7 +157,7 @@ async fn tasks(State(shared): State<Arc<Shared>>, request: Request) -> Response 
                 let req = v1::CancelTaskRequest {
                     name: task_name(&id),
                 };
-                codec::encode(&PbTask(&h.cancel_task(&call, req.try_into()?).await?))
+                proto_out::task(&h.cancel_task(&call, req.try_into()?).await?)
             }
             .await,
         ),
@@ -347,7 +347,7 @@ fn stream(config: &RestConfig, events: Result<EventStream, A2aError>) -> Respons
 }
 
 fn stream_event(event: StreamResponse) -> Result<Event, A2aError> {
-    let bytes = codec::encode(&PbStreamResponse(&event))?;
+    let bytes = proto_out::stream_response(&event)?;
     // Compact JSON has no raw line break: one `data:` line.
     let data = std::str::from_utf8(&bytes)
         .map_err(|e| A2aError::internal(format!("could not encode the event: {e}")))?;
