@@ -223,6 +223,7 @@
 mod codec;
 mod error;
 mod path;
+mod proto_in;
 mod proto_out;
 mod server;
 

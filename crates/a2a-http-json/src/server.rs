@@ -10,7 +10,7 @@ use std::time::Duration;
 use a2a_core::{CallContext, EventStream, RequestHandler};
 use a2a_pb::convert::{push_config_name, task_name};
 use a2a_pb::v1;
-use a2a_types::{A2aError, AgentCard, StreamResponse};
+use a2a_types::{A2aError, AgentCard, MessageSendParams, StreamResponse};
 use axum::Router;
 use axum::body::Body;
 use axum::extract::{Request, State};
@@ -27,7 +27,7 @@ use serde_json::Value;
 use crate::codec::{self, CreateBody, ProtoJson};
 use crate::error::{ErrorBody, RestError, http_status};
 use crate::path::{self, TaskOp};
-use crate::proto_out;
+use crate::{proto_in, proto_out};
 
 /// The path of the agent card (A2A v0.3.0).
 pub const AGENT_CARD_PATH: &str = "/.well-known/agent-card.json";
@@ -107,7 +107,7 @@ async fn send_message(State(shared): State<Arc<Shared>>, request: Request) -> Re
     bytes_response(
         async {
             let req = decode_send(&shared, &parts.headers, body).await?;
-            let reply = shared.handler.send_message(&call, req.try_into()?).await?;
+            let reply = shared.handler.send_message(&call, req).await?;
             proto_out::send_response(&reply)
         }
         .await,
@@ -120,10 +120,7 @@ async fn send_message_stream(State(shared): State<Arc<Shared>>, request: Request
     let call = call_context(&parts.headers);
     let events = async {
         let req = decode_send(&shared, &parts.headers, body).await?;
-        shared
-            .handler
-            .send_message_stream(&call, req.try_into()?)
-            .await
+        shared.handler.send_message_stream(&call, req).await
     }
     .await;
     stream(&shared.config, events)
@@ -270,16 +267,28 @@ async fn read_json(shared: &Shared, headers: &HeaderMap, body: Body) -> Result<V
     codec::parse_json(&read_bytes(shared, headers, body).await?)
 }
 
+/// Reads a `SendMessageRequest` body: the common shape straight into the
+/// params ([`proto_in`]), anything else through pbjson and
+/// `a2a_pb::convert`.
 async fn decode_send(
     shared: &Shared,
     headers: &HeaderMap,
     body: Body,
-) -> Result<v1::SendMessageRequest, A2aError> {
+) -> Result<MessageSendParams, A2aError> {
     let bytes = read_bytes(shared, headers, body).await?;
-    if let Some(request) = codec::decode_send_fast(&bytes) {
+    if let Some(params) = proto_in::decode_send(&bytes) {
+        return Ok(params);
+    }
+    decode_send_general(&bytes)?.try_into()
+}
+
+/// The pbjson decoding of a `SendMessageRequest` body (after the lenient
+/// cleaning): what [`proto_in`] is held to.
+pub(crate) fn decode_send_general(bytes: &[u8]) -> Result<v1::SendMessageRequest, A2aError> {
+    if let Some(request) = codec::decode_send_fast(bytes) {
         return Ok(request);
     }
-    let mut value = codec::parse_json(&bytes)?;
+    let mut value = codec::parse_json(bytes)?;
     codec::clean_send_request(&mut value);
     codec::decode(value, "SendMessageRequest")
 }
