@@ -282,8 +282,7 @@ pub(crate) trait ProtoJson: Serialize {
 }
 
 // The hot answers (`Task`, `SendMessageResponse`, `StreamResponse`) are
-// written by `proto_out`; these impls are the reference
-// the tests hold it to.
+// written by `proto_out`; these impls are the reference its tests hold it to.
 #[cfg(test)]
 impl ProtoJson for v1::Task {
     const STATUS_AT: &'static [&'static [&'static str]] = &[&["status"]];

@@ -1,7 +1,9 @@
 //! The router and its handlers: decode → `a2a_pb::convert` → call the
-//! [`RequestHandler`] → convert → encode. The hot answers (`Task`,
-//! `SendMessageResponse`, `StreamResponse`) skip the convert step: they are
-//! written as protobuf JSON straight from a2a-types ([`crate::proto_out`]).
+//! [`RequestHandler`] → convert → encode. The hot path skips the `a2a_pb`
+//! messages: a `SendMessageRequest` body of the common shape is read
+//! straight into the params ([`crate::proto_in`]), and the `Task`,
+//! `SendMessageResponse` and `StreamResponse` answers are written as
+//! protobuf JSON straight from a2a-types ([`crate::proto_out`]).
 
 use std::convert::Infallible;
 use std::sync::Arc;
