@@ -368,7 +368,9 @@ impl EventSink {
     /// anything after a terminal state).
     pub async fn publish(&self, event: StreamResponse) -> Result<(), A2aError> {
         let mut st = self.run.state.lock().await;
-        self.engine.apply(&self.run, &mut st, event).await
+        // Boxed: `apply` is a large future; boxing it keeps every executor
+        // future that awaits `publish` small (cheap to move).
+        Box::pin(self.engine.apply(&self.run, &mut st, event)).await
     }
 }
 
@@ -838,7 +840,10 @@ impl Engine {
 
     fn spawn_execution(self: &Arc<Self>, run: Arc<Run>, exec: u64, ctx: RequestContext) {
         let engine = Arc::clone(self);
-        tokio::spawn(async move {
+        // Boxed: the task cell then holds a pointer, not the whole execution
+        // future, which tokio would otherwise copy on spawn and on each stage
+        // change.
+        tokio::spawn(Box::pin(async move {
             if let Some(cluster) = &engine.cluster
                 && let Err(e) = cluster.renew(&run.task_id, engine.timing.lease_ttl).await
             {
@@ -853,7 +858,7 @@ impl Engine {
                 .await
                 .unwrap_or_else(|_| Err(A2aError::internal("the agent panicked")));
             engine.finish_execution(&run, exec, result).await;
-        });
+        }));
     }
 
     async fn finish_execution(&self, run: &Arc<Run>, exec: u64, result: Result<(), A2aError>) {
@@ -863,7 +868,7 @@ impl Engine {
                 if !task.status.state.is_terminal() {
                     tracing::warn!(task_id = %run.task_id, error = %e, "execution failed; marking the task failed");
                     let event = failed_event(task, &e);
-                    if let Err(e2) = self.apply(run, &mut st, event).await {
+                    if let Err(e2) = Box::pin(self.apply(run, &mut st, event)).await {
                         tracing::error!(task_id = %run.task_id, error = %e2, "could not mark the task failed");
                     }
                 }
