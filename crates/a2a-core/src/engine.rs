@@ -546,7 +546,7 @@ impl Engine {
                 }
                 m.context_id.get_or_insert_with(|| st.context_id.clone());
                 st.replied_with_message = true;
-                self.broadcast(run, StreamResponse::Message(m));
+                self.broadcast(run, Arc::new(StreamResponse::Message(m)));
                 Ok(())
             }
             StreamResponse::Task(mut t) => {
@@ -572,6 +572,12 @@ impl Engine {
                 e.status.timestamp.get_or_insert_with(crate::now_rfc3339);
                 e.is_final |= e.status.state.is_final();
                 let announce = self.ensure_task(run, st);
+                // Shared from here on: the future holds a pointer across its
+                // awaits, and subscribers get the allocation without a move.
+                let event = Arc::new(StreamResponse::StatusUpdate(e));
+                let StreamResponse::StatusUpdate(e) = &*event else {
+                    unreachable!("built above")
+                };
                 self.commit(st, |task| {
                     ensure_open(task)?;
                     archive_status_message(task);
@@ -582,41 +588,42 @@ impl Engine {
                 if let Some(t) = announce {
                     self.emit_task(run, st.version, t).await;
                 }
-                self.emit(run, st.version, StreamResponse::StatusUpdate(e))
-                    .await;
+                self.emit(run, st.version, event).await;
                 self.notify(run, st);
                 Ok(())
             }
             StreamResponse::ArtifactUpdate(e) => {
                 check_ids(&e.task_id, &e.context_id, st)?;
                 let announce = self.ensure_task(run, st);
+                let event = Arc::new(StreamResponse::ArtifactUpdate(e));
+                let StreamResponse::ArtifactUpdate(e) = &*event else {
+                    unreachable!("built above")
+                };
                 self.commit(st, |task| {
                     ensure_open(task)?;
-                    fold_artifact(task, &e);
+                    fold_artifact(task, e);
                     Ok(())
                 })
                 .await?;
                 if let Some(t) = announce {
                     self.emit_task(run, st.version, t).await;
                 }
-                self.emit(run, st.version, StreamResponse::ArtifactUpdate(e))
-                    .await;
+                self.emit(run, st.version, event).await;
                 self.notify(run, st);
                 Ok(())
             }
         }
     }
 
-    fn broadcast(&self, run: &Run, event: StreamResponse) {
-        let _ = run.events.send(RunEvent::Event(Arc::new(event)));
+    fn broadcast(&self, run: &Run, event: Arc<StreamResponse>) {
+        let _ = run.events.send(RunEvent::Event(event));
     }
 
     /// Sends a stored change to local subscribers and, in a cluster, to the
     /// other replicas (under the run's mutex, so in commit order).
-    async fn emit(&self, run: &Run, version: Option<Version>, event: StreamResponse) {
+    async fn emit(&self, run: &Run, version: Option<Version>, event: Arc<StreamResponse>) {
         if let (Some(cluster), Some(version)) = (&self.cluster, version) {
-            self.publish_remote(cluster, run, version, event.clone())
-                .await;
+            self.publish_remote(cluster, run, version, &event).await;
         }
         self.broadcast(run, event);
     }
@@ -625,8 +632,8 @@ impl Engine {
     /// the local subscribers, not copied.
     async fn emit_task(&self, run: &Run, version: Option<Version>, task: Arc<Task>) {
         if let (Some(cluster), Some(version)) = (&self.cluster, version) {
-            let event = StreamResponse::Task(Task::clone(&task));
-            self.publish_remote(cluster, run, version, event).await;
+            let event = Arc::new(StreamResponse::Task(Task::clone(&task)));
+            self.publish_remote(cluster, run, version, &event).await;
         }
         let _ = run.events.send(RunEvent::Task(task));
     }
@@ -636,7 +643,7 @@ impl Engine {
         cluster: &Arc<dyn Cluster>,
         run: &Run,
         version: Version,
-        event: StreamResponse,
+        event: &Arc<StreamResponse>,
     ) {
         // Subscribers on this replica that follow the task through the
         // cluster (its run started elsewhere: a lease sweep or a cancel that
@@ -644,12 +651,12 @@ impl Engine {
         // publication; hand them the event directly. They skip versions they
         // have seen, so a later echo is harmless.
         self.forward_remote(&run.task_id, || {
-            RemoteItem::Event(version, Arc::new(event.clone()))
+            RemoteItem::Event(version, Arc::clone(event))
         });
         let message = ClusterMessage::Event {
             task_id: run.task_id.clone(),
             version,
-            event: Box::new(event),
+            event: Box::new(StreamResponse::clone(event)),
         };
         if let Err(e) = cluster.publish(&message).await {
             tracing::warn!(task_id = %run.task_id, error = %e, "could not publish to the cluster");
