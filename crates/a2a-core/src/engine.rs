@@ -31,6 +31,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock, Weak};
 
+use crate::Map;
 use a2a_types::{
     A2aError, AgentCard, DeleteTaskPushNotificationConfigParams,
     GetTaskPushNotificationConfigParams, ListTaskPushNotificationConfigParams, Message,
@@ -39,7 +40,6 @@ use a2a_types::{
     TaskStatusUpdateEvent,
 };
 use async_trait::async_trait;
-use dashmap::DashMap;
 use futures::FutureExt;
 use tokio::sync::{Mutex, OwnedMutexGuard, broadcast, watch};
 use tokio_util::sync::CancellationToken;
@@ -199,12 +199,12 @@ impl DefaultRequestHandlerBuilder {
                 .push_configs
                 .unwrap_or_else(|| Arc::new(InMemoryPushConfigStore::new())),
             push_sender: self.push_sender,
-            runs: DashMap::new(),
+            runs: Map::default(),
             event_capacity: self.event_capacity,
             retention: Sweeper::new(self.retention),
             cluster: self.cluster,
             timing: self.cluster_timing,
-            remote: DashMap::new(),
+            remote: Map::default(),
         });
         if engine.cluster.is_some() {
             start_cluster_work(&engine);
@@ -258,13 +258,13 @@ struct Engine {
     tasks: Arc<dyn TaskStore>,
     push_configs: Arc<dyn PushConfigStore>,
     push_sender: Option<Arc<dyn PushSender>>,
-    runs: DashMap<String, Arc<Run>>,
+    runs: Map<String, Arc<Run>>,
     event_capacity: usize,
     retention: Option<Sweeper>,
     cluster: Option<Arc<dyn Cluster>>,
     timing: ClusterTiming,
     /// Feeds of tasks executing on other replicas, for local subscribers.
-    remote: DashMap<String, broadcast::Sender<RemoteItem>>,
+    remote: Map<String, broadcast::Sender<RemoteItem>>,
 }
 
 /// The live state of a task with executions in flight.

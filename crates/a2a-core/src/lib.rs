@@ -65,6 +65,10 @@ pub use store::{
     InMemoryPushConfigStore, InMemoryTaskStore, PushConfigStore, StoreError, TaskStore, Version,
 };
 
+/// The concurrent maps of the engine and the in-memory stores (keyed by task
+/// id), with a randomly seeded foldhash instead of SipHash.
+pub(crate) type Map<K, V> = dashmap::DashMap<K, V, foldhash::fast::RandomState>;
+
 /// A fresh random id (UUID v4), as used for task, context and message ids.
 #[must_use]
 pub fn new_id() -> String {

@@ -7,9 +7,9 @@
 
 use std::sync::Arc;
 
+use crate::Map;
 use a2a_types::{A2aError, PushNotificationConfig, Task};
 use async_trait::async_trait;
-use dashmap::DashMap;
 
 /// The version of a stored task: incremented by every successful write.
 pub type Version = u64;
@@ -84,7 +84,7 @@ pub trait TaskStore: Send + Sync + 'static {
 /// [`get_shared`](TaskStore::get_shared) copy nothing.
 #[derive(Debug, Default)]
 pub struct InMemoryTaskStore {
-    tasks: DashMap<String, (Arc<Task>, Version)>,
+    tasks: Map<String, (Arc<Task>, Version)>,
 }
 
 impl InMemoryTaskStore {
@@ -189,7 +189,7 @@ pub trait PushConfigStore: Send + Sync + 'static {
 /// A [`PushConfigStore`] in memory.
 #[derive(Debug, Default)]
 pub struct InMemoryPushConfigStore {
-    configs: DashMap<String, Vec<PushNotificationConfig>>,
+    configs: Map<String, Vec<PushNotificationConfig>>,
 }
 
 impl InMemoryPushConfigStore {
