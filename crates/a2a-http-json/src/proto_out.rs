@@ -14,6 +14,7 @@
 //! arbitrary order), this follows the `serde_json::Map` (its keys in order).
 
 use a2a_pb::v1;
+use a2a_types::json::write_str;
 use a2a_types::{
     A2aError, Artifact, FileContent, Message, Metadata, Part, SendMessageResult, StreamResponse,
     Task, TaskArtifactUpdateEvent, TaskState, TaskStatus, TaskStatusUpdateEvent,
@@ -399,10 +400,10 @@ fn write_strings(out: &mut Vec<u8>, items: &[String]) {
     out.push(b']');
 }
 
-/// A JSON object as a `google.protobuf.Struct`, through `serde_json` (its
-/// number formatting).
+/// A JSON object as a `google.protobuf.Struct`, through
+/// [`a2a_types::json`] (`serde_json`'s bytes and number formatting).
 fn write_struct(out: &mut Vec<u8>, m: &Metadata) -> Result<(), Failure> {
-    serde_json::to_writer(out, &PbStruct(m)).map_err(|e| e.to_string())
+    a2a_types::json::to_writer(out, &PbStruct(m)).map_err(|e| e.to_string())
 }
 
 /// A JSON object as a `google.protobuf.Struct`.
@@ -441,75 +442,6 @@ impl Serialize for PbValue<'_> {
             Value::Object(o) => PbStruct(o).serialize(ser),
         }
     }
-}
-
-/// What `serde_json` writes for byte `b` after a backslash (`u`: `\u00XX`),
-/// or 0 when `b` is written as is.
-const ESCAPE: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let mut i = 0;
-    while i < 0x20 {
-        t[i] = b'u';
-        i += 1;
-    }
-    t[0x08] = b'b';
-    t[0x09] = b't';
-    t[0x0a] = b'n';
-    t[0x0c] = b'f';
-    t[0x0d] = b'r';
-    t[b'"' as usize] = b'"';
-    t[b'\\' as usize] = b'\\';
-    t
-};
-
-/// Whether any of the 8 bytes of `x` is a control character, `"` or `\`.
-fn needs_escape(x: u64) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let below_space = x.wrapping_sub(ONES * 0x20) & !x;
-    let q = x ^ (ONES * u64::from(b'"'));
-    let quote = q.wrapping_sub(ONES) & !q;
-    let bs = x ^ (ONES * u64::from(b'\\'));
-    let backslash = bs.wrapping_sub(ONES) & !bs;
-    (below_space | quote | backslash) & HIGH != 0
-}
-
-/// `s` as a JSON string, escaped exactly as `serde_json` does.
-fn write_str(out: &mut Vec<u8>, s: &str) {
-    let bytes = s.as_bytes();
-    out.push(b'"');
-    let mut start = 0;
-    let mut i = 0;
-    while i < bytes.len() {
-        if let Some(chunk) = bytes.get(i..i + 8) {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(chunk);
-            if !needs_escape(u64::from_le_bytes(word)) {
-                i += 8;
-                continue;
-            }
-        }
-        let b = bytes[i];
-        let escape = ESCAPE[usize::from(b)];
-        if escape != 0 {
-            out.extend_from_slice(&bytes[start..i]);
-            out.push(b'\\');
-            out.push(escape);
-            if escape == b'u' {
-                const HEX: &[u8; 16] = b"0123456789abcdef";
-                out.extend_from_slice(&[
-                    b'0',
-                    b'0',
-                    HEX[usize::from(b >> 4)],
-                    HEX[usize::from(b & 0xf)],
-                ]);
-            }
-            start = i + 1;
-        }
-        i += 1;
-    }
-    out.extend_from_slice(&bytes[start..]);
-    out.push(b'"');
 }
 
 fn non_empty<T>(v: Option<&[T]>) -> Option<&[T]> {
@@ -907,30 +839,6 @@ mod tests {
                     stream_response(&event),
                     false
                 ));
-            }
-        }
-    }
-
-    #[test]
-    fn strings_are_escaped_as_serde_json_escapes_them() {
-        let check = |s: &str| {
-            let mut out = Vec::new();
-            write_str(&mut out, s);
-            assert_eq!(out, serde_json::to_vec(s).expect("json"), "{s:?}");
-        };
-        for c in (0u32..0x800).filter_map(char::from_u32) {
-            check(&c.to_string());
-            check(&format!("abcdefgh{c}ijklmnopq{c}{c}"));
-        }
-        let alphabet = [
-            'a', 'Z', '"', '\\', '\u{0}', '\u{1f}', '\n', '\t', '\u{7f}', 'é', '日', '🎉', ' ',
-            '/', '\u{2028}', '~', '!', '#', '\u{80}', '\u{ff}',
-        ];
-        let mut g = Gen::new(7);
-        for len in 0..48 {
-            for _ in 0..100 {
-                let s: String = (0..len).map(|_| g.pick(&alphabet)).collect();
-                check(&s);
             }
         }
     }

@@ -30,6 +30,9 @@ pub fn error_object(err: &A2aError) -> JsonRpcError {
 
 const VERSION: &str = "2.0";
 
+/// The success envelope as `serde_json` writes it: what
+/// [`write_success`] is held to in the tests.
+#[cfg(test)]
 #[derive(Serialize)]
 struct Success<'a, R> {
     jsonrpc: &'static str,
@@ -53,15 +56,27 @@ const INTERNAL_FALLBACK: &str =
 /// small task (the common answer) fits without growing it.
 pub(crate) const BODY_CAPACITY: usize = 1024;
 
+/// Appends `{"jsonrpc":"2.0","id":…,"result":…}` to `buf`: the envelope
+/// written as is, the request id copied as the client's raw JSON text, the
+/// result through [`a2a_types::json::to_writer`] (`serde_json`'s bytes,
+/// with a faster string scan).
+fn write_success<R: Serialize>(
+    buf: &mut Vec<u8>,
+    id: &RawValue,
+    result: &R,
+) -> Result<(), serde_json::Error> {
+    buf.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
+    buf.extend_from_slice(id.get().as_bytes());
+    buf.extend_from_slice(br#","result":"#);
+    a2a_types::json::to_writer(buf, result)?;
+    buf.push(b'}');
+    Ok(())
+}
+
 /// `{"jsonrpc":"2.0","id":…,"result":…}` as bytes.
 pub(crate) fn success_body<R: Serialize>(id: &RawValue, result: &R) -> Vec<u8> {
     let mut buf = Vec::with_capacity(BODY_CAPACITY);
-    let out = Success {
-        jsonrpc: VERSION,
-        id,
-        result,
-    };
-    match serde_json::to_writer(&mut buf, &out) {
+    match write_success(&mut buf, id, result) {
         Ok(()) => buf,
         Err(e) => error_body(
             id,
@@ -89,12 +104,7 @@ pub(crate) fn error_body(id: &RawValue, err: &A2aError) -> Vec<u8> {
 pub(crate) fn push_success_event<R: Serialize>(buf: &mut Vec<u8>, id: &RawValue, result: &R) {
     let start = buf.len();
     buf.extend_from_slice(b"data: ");
-    let out = Success {
-        jsonrpc: VERSION,
-        id,
-        result,
-    };
-    match serde_json::to_writer(&mut *buf, &out) {
+    match write_success(buf, id, result) {
         Ok(()) => buf.extend_from_slice(b"\n\n"),
         Err(e) => {
             buf.truncate(start);
@@ -155,6 +165,30 @@ mod tests {
             error_object(&A2aError::from_code(-32050, "x", None)).code,
             -32050
         );
+    }
+
+    #[test]
+    fn the_envelope_is_what_serde_json_writes() {
+        let task: a2a_types::Task = serde_json::from_value(serde_json::json!({
+            "kind": "task", "id": "t\"1", "contextId": "c\n",
+            "status": {"state": "completed", "timestamp": "2026-11-21T05:00:00.000Z"},
+            "artifacts": [{"artifactId": "a", "parts": [{"kind": "text", "text": "é\u{1}😀"}]}],
+            "metadata": {"n": [1, 2.5, -3e300, null, true]},
+        }))
+        .expect("task");
+        for raw in ["7", r#""x\"y""#, "null", "-1.5e3"] {
+            let id = serde_json::from_str::<&RawValue>(raw).expect("raw");
+            let expected = serde_json::to_vec(&Success {
+                jsonrpc: VERSION,
+                id,
+                result: &task,
+            })
+            .expect("json");
+            assert_eq!(success_body(id, &task), expected);
+            let mut event = Vec::new();
+            push_success_event(&mut event, id, &task);
+            assert_eq!(event, [b"data: ", &expected[..], b"\n\n"].concat());
+        }
     }
 
     #[test]

@@ -34,6 +34,7 @@
 
 pub mod card;
 pub mod error;
+pub mod json;
 pub mod jsonrpc;
 pub mod message;
 pub mod params;
