@@ -28,7 +28,7 @@
 //!                                 └─▶ broadcast ──▶ streams, blocking waiters, resubscribers
 //! ```
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock, Weak};
 
 use crate::Map;
@@ -276,6 +276,14 @@ struct Run {
     next_exec: AtomicU64,
     /// Pokes the push worker with the latest stored version (see `notify`).
     push: OnceLock<watch::Sender<Version>>,
+    /// The task may have push configs: set when the run starts with one (or
+    /// in a cluster, where another replica may add one), when it is created
+    /// for a stored task that has one, and by `store_push_config`. Until
+    /// then no push worker is started and `notify` costs two atomics.
+    push_wanted: AtomicBool,
+    /// The last stored version `notify` saw (0: none yet), so a config set
+    /// while a change was being committed still gets that change.
+    last_version: AtomicU64,
 }
 
 struct RunState {
@@ -318,7 +326,7 @@ enum RunEvent {
 }
 
 impl Run {
-    fn new(task_id: String, state: RunState, capacity: usize) -> Arc<Self> {
+    fn new(task_id: String, state: RunState, capacity: usize, push_wanted: bool) -> Arc<Self> {
         let (events, _) = broadcast::channel(capacity);
         Arc::new(Self {
             task_id,
@@ -327,6 +335,8 @@ impl Run {
             cancel: CancellationToken::new(),
             next_exec: AtomicU64::new(1),
             push: OnceLock::new(),
+            push_wanted: AtomicBool::new(push_wanted),
+            last_version: AtomicU64::new(0),
         })
     }
 
@@ -761,8 +771,24 @@ impl Engine {
     /// a webhook sees the task's states in order, never an older snapshot
     /// after a newer one, and a burst of changes during a slow delivery is
     /// coalesced into one (latest-wins), so memory stays bounded.
+    ///
+    /// Nothing happens until the task may have a push config
+    /// (`Run::push_wanted`), so a task without one starts no worker.
     fn notify(&self, run: &Run, st: &RunState) {
-        let (Some(sender), Some(version)) = (&self.push_sender, st.version) else {
+        let (Some(_), Some(version)) = (&self.push_sender, st.version) else {
+            return;
+        };
+        // Paired with `store_push_config` (SeqCst on both sides): either this
+        // sees the flag, or that sees this version and pokes the worker.
+        run.last_version.store(version, Ordering::SeqCst);
+        if run.push_wanted.load(Ordering::SeqCst) {
+            self.poke_push_worker(run, version);
+        }
+    }
+
+    /// Starts the task's push worker if needed and hands it `version`.
+    fn poke_push_worker(&self, run: &Run, version: Version) {
+        let Some(sender) = &self.push_sender else {
             return;
         };
         let tx = run.push.get_or_init(|| {
@@ -803,6 +829,7 @@ impl Engine {
                             replied_with_message: false,
                         },
                         self.event_capacity,
+                        self.cluster.is_some(),
                     )
                 })
                 .clone();
@@ -817,6 +844,7 @@ impl Engine {
                         st.task = Some(task);
                         st.version = Some(version);
                         st.loaded = true;
+                        self.load_push_wanted(&run).await;
                     }
                     Ok(None) => {
                         self.release(&run, &mut st);
@@ -1070,10 +1098,11 @@ impl Engine {
                 let context_id = message.context_id.clone().unwrap_or_else(crate::new_id);
                 message.task_id = Some(task_id.clone());
                 message.context_id = Some(context_id.clone());
-                if let Some(cfg) = configuration
+                let with_push = configuration
                     .as_ref()
-                    .and_then(|c| c.push_notification_config.clone())
-                {
+                    .and_then(|c| c.push_notification_config.clone());
+                let push_wanted = with_push.is_some() || self.cluster.is_some();
+                if let Some(cfg) = with_push {
                     self.store_push_config(&task_id, cfg).await?;
                 }
                 let run = Run::new(
@@ -1089,6 +1118,7 @@ impl Engine {
                         replied_with_message: false,
                     },
                     self.event_capacity,
+                    push_wanted,
                 );
                 self.runs.insert(task_id.clone(), Arc::clone(&run));
                 let rx = run.events.subscribe();
@@ -1213,8 +1243,43 @@ impl Engine {
         if cfg.id.as_deref().is_none_or(str::is_empty) {
             cfg.id = Some(task_id.to_owned());
         }
+        let before = self
+            .runs
+            .get(task_id)
+            .map_or(0, |r| r.last_version.load(Ordering::SeqCst));
         self.push_configs.set(task_id, cfg.clone()).await?;
+        // Looked up again: a run created meanwhile may have listed the
+        // configs before this one was stored.
+        let run = self.runs.get(task_id).map(|r| Arc::clone(r.value()));
+        if let Some(run) = run {
+            // Paired with `notify`: a change committed while the config was
+            // being stored may have seen the flag still down; hand it over
+            // (versions only grow, so an equal one means no such change).
+            if !run.push_wanted.swap(true, Ordering::SeqCst) {
+                let now = run.last_version.load(Ordering::SeqCst);
+                if now != before {
+                    self.poke_push_worker(&run, now);
+                }
+            }
+        }
         Ok(cfg)
+    }
+
+    /// Raises `run.push_wanted` when its stored task already has a push
+    /// config (a run created for a task stored earlier, maybe before a
+    /// restart). A store error counts as "maybe": the worker then looks.
+    async fn load_push_wanted(&self, run: &Run) {
+        if self.push_sender.is_none() || run.push_wanted.load(Ordering::SeqCst) {
+            return;
+        }
+        let wanted = self
+            .push_configs
+            .list(&run.task_id)
+            .await
+            .map_or(true, |c| !c.is_empty());
+        if wanted {
+            run.push_wanted.store(true, Ordering::SeqCst);
+        }
     }
 
     async fn snapshot(&self, run: &Run) -> Option<Arc<Task>> {

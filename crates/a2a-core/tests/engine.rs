@@ -1123,3 +1123,137 @@ async fn concurrent_follow_ups_and_cancels_keep_one_writer() {
         j.await.unwrap();
     }
 }
+
+/// Records the state of every delivered snapshot.
+#[derive(Default)]
+struct StateRecorder(std::sync::Mutex<Vec<TaskState>>);
+
+#[async_trait::async_trait]
+impl PushSender for StateRecorder {
+    async fn send(&self, _config: &PushNotificationConfig, task: &Task) -> Result<(), A2aError> {
+        self.0.lock().unwrap().push(task.status.state);
+        Ok(())
+    }
+}
+
+fn hook() -> PushNotificationConfig {
+    PushNotificationConfig {
+        id: None,
+        url: "http://127.0.0.1:9/hook".into(),
+        token: None,
+        authentication: None,
+    }
+}
+
+#[tokio::test]
+async fn a_config_set_on_a_running_task_gets_its_later_changes_and_tasks_without_one_none() {
+    let recorder = Arc::new(StateRecorder::default());
+    let (go, wait) = tokio::sync::watch::channel(false);
+    let h = DefaultRequestHandler::builder(
+        card(),
+        ScriptedExecutor::new(move |ctx: RequestContext, events: EventSink| {
+            let mut wait = wait.clone();
+            async move {
+                let t = ctx.updater(events);
+                t.start_work(None).await?;
+                let _ = wait.wait_for(|go| *go).await;
+                t.add_artifact(vec![Part::text("x")], "out", None, false, true)
+                    .await?;
+                t.complete(None).await
+            }
+        }),
+    )
+    .push_sender(Arc::clone(&recorder) as _)
+    .build();
+    let t = task(
+        h.send_message(&cx(), non_blocking(send("go")))
+            .await
+            .unwrap(),
+    );
+    // A task without a config reaches no sender, whatever it does.
+    let plain = task(
+        h.send_message(&cx(), non_blocking(send("b")))
+            .await
+            .unwrap(),
+    );
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    assert!(recorder.0.lock().unwrap().is_empty());
+    h.set_push_config(
+        &cx(),
+        TaskPushNotificationConfig {
+            task_id: t.id.clone(),
+            push_notification_config: hook(),
+        },
+    )
+    .await
+    .unwrap();
+    go.send_replace(true);
+    assert!(
+        wait_for(|| recorder.0.lock().unwrap().last() == Some(&TaskState::Completed)).await,
+        "{:?}",
+        recorder.0.lock().unwrap()
+    );
+    // Only the task with the config was delivered: two tasks completed, one
+    // completed delivery.
+    let q = TaskQueryParams {
+        id: plain.id.clone(),
+        history_length: None,
+        metadata: None,
+    };
+    let mut state = TaskState::Working;
+    for _ in 0..200 {
+        state = h.get_task(&cx(), q.clone()).await.unwrap().status.state;
+        if state == TaskState::Completed {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(state, TaskState::Completed);
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    let seen = recorder.0.lock().unwrap().clone();
+    assert_eq!(
+        seen.iter().filter(|s| **s == TaskState::Completed).count(),
+        1,
+        "{seen:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_config_stored_before_a_restart_is_used_by_the_next_engine() {
+    let tasks = Arc::new(a2a_core::InMemoryTaskStore::new());
+    let configs = Arc::new(a2a_core::InMemoryPushConfigStore::new());
+    let first = DefaultRequestHandler::builder(card(), interview())
+        .task_store(Arc::clone(&tasks) as _)
+        .push_config_store(Arc::clone(&configs) as _)
+        .push_sender(Arc::new(StateRecorder::default()) as _)
+        .build();
+    let mut p = send("a");
+    p.configuration = Some(MessageSendConfiguration {
+        push_notification_config: Some(hook()),
+        ..Default::default()
+    });
+    let t = task(first.send_message(&cx(), p).await.unwrap());
+    assert_eq!(t.status.state, TaskState::InputRequired);
+    drop(first);
+
+    // A new engine on the same stores (a restart): the follow-up's changes
+    // are delivered to the config stored by the first one.
+    let recorder = Arc::new(StateRecorder::default());
+    let second = DefaultRequestHandler::builder(card(), interview())
+        .task_store(Arc::clone(&tasks) as _)
+        .push_config_store(Arc::clone(&configs) as _)
+        .push_sender(Arc::clone(&recorder) as _)
+        .build();
+    let done = task(
+        second
+            .send_message(&cx(), follow_up(&t, "Ada"))
+            .await
+            .unwrap(),
+    );
+    assert_eq!(done.status.state, TaskState::Completed);
+    assert!(
+        wait_for(|| recorder.0.lock().unwrap().last() == Some(&TaskState::Completed)).await,
+        "{:?}",
+        recorder.0.lock().unwrap()
+    );
+}
