@@ -5,7 +5,11 @@
 //! Every handler only decodes the request, converts it with
 //! [`a2a_pb::convert`], calls the [`RequestHandler`], converts the answer
 //! back and encodes it; every protocol rule lives in the handler (usually
-//! `a2a_core::DefaultRequestHandler`).
+//! `a2a_core::DefaultRequestHandler`). On the hot path the conversions are
+//! skipped, with the same bytes: the common `SendMessageRequest` body is
+//! read straight into the params, and `Task`, `SendMessageResponse` and
+//! `StreamResponse` answers are written as protobuf JSON straight from the
+//! a2a-types values (tests hold both to the pbjson path).
 //!
 //! ```
 //! use std::sync::Arc;
