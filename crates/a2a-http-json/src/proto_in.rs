@@ -20,7 +20,7 @@ use a2a_types::{
     Message, MessageSendConfiguration, MessageSendParams, Metadata, Part, Role, TextPart,
 };
 use serde::Deserialize;
-use serde_json::{Number, Value};
+use serde_json::Value;
 
 /// The `MessageSendParams` of a body of the common shape, or `None` (take
 /// the general path).
@@ -173,24 +173,12 @@ fn through_double(v: &mut Value) -> bool {
                 (None, Some(i)) => i.unsigned_abs() < LIMIT,
                 (None, None) => true,
             };
-            *v = json_number(n.as_f64().unwrap_or(0.0));
+            *v = a2a_pb::convert::json_number(n.as_f64().unwrap_or(0.0));
             taken
         }
         Value::Array(a) => a.iter_mut().all(through_double),
         Value::Object(o) => o.values_mut().all(through_double),
         Value::Null | Value::Bool(_) | Value::String(_) => true,
-    }
-}
-
-/// The largest integer a double holds exactly, 2^53.
-const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_992.0;
-
-#[allow(clippy::cast_possible_truncation)] // integral and within ±2^53: exact
-fn json_number(n: f64) -> Value {
-    if n.fract() == 0.0 && n.abs() <= MAX_SAFE_INTEGER {
-        Value::Number(Number::from(n as i64))
-    } else {
-        Number::from_f64(n).map_or(Value::Null, Value::Number)
     }
 }
 

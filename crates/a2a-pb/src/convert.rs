@@ -233,8 +233,12 @@ pub fn json_from_value(v: pbjson_types::Value) -> Value {
 /// The largest integer a double holds exactly, 2^53.
 const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_992.0;
 
+/// The JSON number a `google.protobuf.Value` double stands for: an integer
+/// when it is integral and within ±2^53 (so `3` stays `3`, not `3.0`),
+/// otherwise the double (`null` when it is not finite).
 #[allow(clippy::cast_possible_truncation)] // integral and within ±2^53: exact
-fn json_number(n: f64) -> Value {
+#[must_use]
+pub fn json_number(n: f64) -> Value {
     if n.fract() == 0.0 && n.abs() <= MAX_SAFE_INTEGER {
         Value::Number(Number::from(n as i64))
     } else {

@@ -593,6 +593,15 @@ struct RawWriter<'a> {
     out: &'a mut Vec<u8>,
 }
 
+/// Serializer methods of `RawWriter` that refuse their one argument.
+macro_rules! refuse_raw {
+    ($($name:ident: $ty:ty),*) => {$(
+        fn $name(self, _v: $ty) -> Result {
+            Err(raw_expected())
+        }
+    )*};
+}
+
 impl ser::Serializer for RawWriter<'_> {
     type Ok = ();
     type Error = Error;
@@ -608,45 +617,12 @@ impl ser::Serializer for RawWriter<'_> {
         self.out.extend_from_slice(v.as_bytes());
         Ok(())
     }
-    fn serialize_bool(self, _v: bool) -> Result {
-        Err(raw_expected())
-    }
-    fn serialize_i8(self, _v: i8) -> Result {
-        Err(raw_expected())
-    }
-    fn serialize_i16(self, _v: i16) -> Result {
-        Err(raw_expected())
-    }
-    fn serialize_i32(self, _v: i32) -> Result {
-        Err(raw_expected())
-    }
-    fn serialize_i64(self, _v: i64) -> Result {
-        Err(raw_expected())
-    }
-    fn serialize_u8(self, _v: u8) -> Result {
-        Err(raw_expected())
-    }
-    fn serialize_u16(self, _v: u16) -> Result {
-        Err(raw_expected())
-    }
-    fn serialize_u32(self, _v: u32) -> Result {
-        Err(raw_expected())
-    }
-    fn serialize_u64(self, _v: u64) -> Result {
-        Err(raw_expected())
-    }
-    fn serialize_f32(self, _v: f32) -> Result {
-        Err(raw_expected())
-    }
-    fn serialize_f64(self, _v: f64) -> Result {
-        Err(raw_expected())
-    }
-    fn serialize_char(self, _v: char) -> Result {
-        Err(raw_expected())
-    }
-    fn serialize_bytes(self, _v: &[u8]) -> Result {
-        Err(raw_expected())
-    }
+    refuse_raw!(
+        serialize_bool: bool, serialize_i8: i8, serialize_i16: i16, serialize_i32: i32,
+        serialize_i64: i64, serialize_u8: u8, serialize_u16: u16, serialize_u32: u32,
+        serialize_u64: u64, serialize_f32: f32, serialize_f64: f64, serialize_char: char,
+        serialize_bytes: &[u8]
+    );
     fn serialize_none(self) -> Result {
         Err(raw_expected())
     }
