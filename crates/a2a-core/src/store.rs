@@ -200,11 +200,20 @@ impl InMemoryPushConfigStore {
     }
 }
 
+/// The key of a config within its task: its id, `""` when it has none (as
+/// the SQL stores key it).
+fn config_key(config: &PushNotificationConfig) -> &str {
+    config.id.as_deref().unwrap_or_default()
+}
+
 #[async_trait]
 impl PushConfigStore for InMemoryPushConfigStore {
     async fn set(&self, task_id: &str, config: PushNotificationConfig) -> Result<(), A2aError> {
         let mut list = self.configs.entry(task_id.to_owned()).or_default();
-        match list.iter_mut().find(|c| c.id == config.id) {
+        match list
+            .iter_mut()
+            .find(|c| config_key(c) == config_key(&config))
+        {
             Some(existing) => *existing = config,
             None => list.push(config),
         }
@@ -216,11 +225,10 @@ impl PushConfigStore for InMemoryPushConfigStore {
         task_id: &str,
         config_id: &str,
     ) -> Result<Option<PushNotificationConfig>, A2aError> {
-        Ok(self.configs.get(task_id).and_then(|l| {
-            l.iter()
-                .find(|c| c.id.as_deref() == Some(config_id))
-                .cloned()
-        }))
+        Ok(self
+            .configs
+            .get(task_id)
+            .and_then(|l| l.iter().find(|c| config_key(c) == config_id).cloned()))
     }
 
     async fn list(&self, task_id: &str) -> Result<Vec<PushNotificationConfig>, A2aError> {
@@ -236,7 +244,7 @@ impl PushConfigStore for InMemoryPushConfigStore {
             return Ok(false);
         };
         let before = list.len();
-        list.retain(|c| c.id.as_deref() != Some(config_id));
+        list.retain(|c| config_key(c) != config_id);
         Ok(list.len() != before)
     }
 }
@@ -277,5 +285,15 @@ mod tests {
         assert!(!s.delete("t", "a").await.unwrap());
         assert_eq!(s.list("t").await.unwrap().len(), 1);
         assert!(s.list("other").await.unwrap().is_empty());
+        // A config without an id is keyed `""`, as in the SQL stores: found,
+        // replaced (also by an explicit empty id) and deleted under it.
+        let mut anonymous = cfg("");
+        anonymous.id = None;
+        s.set("t", anonymous.clone()).await.unwrap();
+        assert_eq!(s.get("t", "").await.unwrap(), Some(anonymous));
+        s.set("t", cfg("")).await.unwrap();
+        assert_eq!(s.list("t").await.unwrap().len(), 2);
+        assert!(s.delete("t", "").await.unwrap());
+        assert_eq!(s.list("t").await.unwrap().len(), 1);
     }
 }
