@@ -10,7 +10,6 @@ use axum::http::HeaderMap;
 use axum::http::header::{CONTENT_LENGTH, CONTENT_TYPE};
 use bytes::Bytes;
 use http_body_util::BodyExt;
-use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
@@ -138,22 +137,6 @@ pub(crate) fn decode<T: DeserializeOwned>(value: Value, what: &str) -> Result<T,
 // Lenient pre-cleaning (NOTES §11): applied to the JSON before pbjson reads it
 // ---------------------------------------------------------------------------
 
-/// The fast path of `SendMessageRequest` bodies: decodes straight from the
-/// bytes (no `Value` tree) when that is known to give what
-/// [`clean_send_request`] + [`decode`] give: the body has no backslash (so
-/// every key is literal) and no `"file"` or `"data"` key (so the cleaning is
-/// a no-op). `None` means "take the general path", which also produces the
-/// exact error for a body that does not decode.
-pub(crate) fn decode_send_fast(bytes: &[u8]) -> Option<v1::SendMessageRequest> {
-    let plain = memchr::memchr(b'\\', bytes).is_none()
-        && memchr::memmem::find(bytes, b"\"file\"").is_none()
-        && memchr::memmem::find(bytes, b"\"data\"").is_none();
-    if !plain {
-        return None;
-    }
-    serde_json::from_slice(bytes).ok()
-}
-
 /// Cleans a `SendMessageRequest`: every part of `message.content` (or
 /// `request.content`, the proto field name) goes through [`clean_part`].
 pub(crate) fn clean_send_request(body: &mut Value) {
@@ -274,15 +257,19 @@ pub(crate) fn decode_create_body(mut body: Value) -> Result<CreateBody, A2aError
 // Encoding
 // ---------------------------------------------------------------------------
 
+// The pbjson reference: what `proto_out` (the hot answers) is held to in
+// the tests. pbjson writes `TaskStatus.timestamp` as `+00:00`; the binding
+// answers `Z`, so the reference rewrites it. Push-config answers (no
+// timestamp) are served by `serde_json` over pbjson directly.
+
 /// A protobuf message this binding answers with, and where its
 /// `TaskStatus` objects are (their `timestamp` is rewritten to end in `Z`).
-pub(crate) trait ProtoJson: Serialize {
+#[cfg(test)]
+pub(crate) trait ProtoJson: serde::Serialize {
     /// The paths of the objects holding a `TaskStatus.timestamp`.
     const STATUS_AT: &'static [&'static [&'static str]];
 }
 
-// The hot answers (`Task`, `SendMessageResponse`, `StreamResponse`) are
-// written by `proto_out`; these impls are the reference its tests hold it to.
 #[cfg(test)]
 impl ProtoJson for v1::Task {
     const STATUS_AT: &'static [&'static [&'static str]] = &[&["status"]];
@@ -299,19 +286,12 @@ impl ProtoJson for v1::StreamResponse {
         &[&["task", "status"], &["statusUpdate", "status"]];
 }
 
-impl ProtoJson for v1::TaskPushNotificationConfig {
-    const STATUS_AT: &'static [&'static [&'static str]] = &[];
-}
-
-impl ProtoJson for v1::ListTaskPushNotificationConfigResponse {
-    const STATUS_AT: &'static [&'static [&'static str]] = &[];
-}
-
 /// The canonical protobuf JSON of `msg` (pbjson: camelCase, enum names,
 /// default values omitted) as compact bytes, with `TaskStatus.timestamp` in
 /// UTC ending in `Z` (pbjson writes `+00:00`): serialized straight into the
 /// buffer, then each status timestamp is found by walking the compact JSON
 /// along its path (no `Value` tree) and rewritten in place.
+#[cfg(test)]
 pub(crate) fn to_json_bytes<T: ProtoJson>(msg: &T) -> Result<Vec<u8>, A2aError> {
     let mut buf = Vec::with_capacity(1024);
     serde_json::to_writer(&mut buf, msg)
@@ -335,6 +315,7 @@ pub(crate) fn to_json_bytes<T: ProtoJson>(msg: &T) -> Result<Vec<u8>, A2aError> 
 
 /// Just enough of a JSON reader to find a member in compact, valid JSON
 /// (what `serde_json` writes): byte ranges, no allocation.
+#[cfg(test)]
 mod json_scan {
     /// Where the value of member `key` of the object starting at `start`
     /// starts, if `start` is an object holding that (literal) key. Only the
@@ -572,37 +553,6 @@ mod tests {
                 to_json(&event).expect("value"),
             );
         }
-    }
-
-    #[test]
-    fn the_fast_send_path_agrees_with_the_general_one() {
-        let general = |body: &str| {
-            let mut value = parse_json(body.as_bytes()).expect("json");
-            clean_send_request(&mut value);
-            decode::<v1::SendMessageRequest>(value, "SendMessageRequest").ok()
-        };
-        for body in [
-            r#"{"message":{"messageId":"m","role":"ROLE_USER","content":[{"text":"hi"}]}}"#,
-            r#"{"message":{"messageId":"m","role":"ROLE_USER","content":[{"text":"hi"}]},"metadata":{"reply":"message"},"configuration":{"blocking":true,"historyLength":2}}"#,
-            r#"{"request":{"message_id":"m","role":1,"content":[{"text":"hi"}]}}"#,
-            r#"{"message":{"messageId":"m","role":"ROLE_USER","content":[{"text":"hi"}]},"message":{"messageId":"n"}}"#,
-            r#"[1]"#,
-            r#"{"message":{"messageId":5}}"#,
-        ] {
-            let fast = decode_send_fast(body.as_bytes());
-            if fast.is_some() {
-                assert_eq!(fast, general(body), "{body}");
-            }
-        }
-        // The common bodies do take the fast path (else the loop checks nothing).
-        assert!(
-            decode_send_fast(
-                br#"{"message":{"messageId":"m","role":"ROLE_USER","content":[{"text":"hi"}]}}"#
-            )
-            .is_some()
-        );
-        assert!(decode_send_fast(br#"{"message":{"content":[{"data":{"a":1}}]}}"#).is_none());
-        assert!(decode_send_fast(br#"{"message":{"content":[{"te\u0078t":"x"}]}}"#).is_none());
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //!
 //! The output is byte for byte what `a2a_pb::convert` (types → pb) followed
 //! by the pbjson `Serialize` (through `serde_json`) and the `Z` fix-up of
-//! [`to_json_bytes`](crate::codec::to_json_bytes) give: compact, proto field
+//! `codec::to_json_bytes` (the test reference) give: compact, proto field
 //! order, camelCase names, enum names, every default (empty string or list,
 //! `false`, the unspecified enum) left out, strings escaped as `serde_json`
 //! does, metadata as a `google.protobuf.Struct` (numbers as doubles), file

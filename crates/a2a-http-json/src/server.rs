@@ -26,7 +26,7 @@ use futures::{Stream, StreamExt};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::codec::{self, CreateBody, ProtoJson};
+use crate::codec::{self, CreateBody};
 use crate::error::{ErrorBody, RestError, http_status};
 use crate::path::{self, TaskOp};
 use crate::{proto_in, proto_out};
@@ -287,16 +287,18 @@ async fn decode_send(
 /// The pbjson decoding of a `SendMessageRequest` body (after the lenient
 /// cleaning): what [`proto_in`] is held to.
 pub(crate) fn decode_send_general(bytes: &[u8]) -> Result<v1::SendMessageRequest, A2aError> {
-    if let Some(request) = codec::decode_send_fast(bytes) {
-        return Ok(request);
-    }
     let mut value = codec::parse_json(bytes)?;
     codec::clean_send_request(&mut value);
     codec::decode(value, "SendMessageRequest")
 }
 
-fn unary<T: ProtoJson>(result: Result<T, A2aError>) -> Response {
-    bytes_response(result.and_then(|msg| codec::to_json_bytes(&msg)))
+/// A push-config answer: its protobuf JSON (pbjson), which holds no
+/// timestamp to rewrite.
+fn unary<T: serde::Serialize>(result: Result<T, A2aError>) -> Response {
+    bytes_response(result.and_then(|msg| {
+        serde_json::to_vec(&msg)
+            .map_err(|e| A2aError::internal(format!("could not encode the answer: {e}")))
+    }))
 }
 
 /// The JSON answer of an encoded body, or the error's.
