@@ -23,6 +23,8 @@
 
 use std::time::Duration;
 
+use std::sync::Arc;
+
 use a2a_types::{A2aError, StreamResponse};
 use async_trait::async_trait;
 use tokio::sync::broadcast;
@@ -38,9 +40,10 @@ pub enum ClusterMessage {
         task_id: String,
         /// The store version after the change.
         version: Version,
-        /// The event, as that replica's local subscribers saw it (boxed: the
-        /// other variants are small).
-        event: Box<StreamResponse>,
+        /// The event, as that replica's local subscribers saw it (shared:
+        /// the replica's own subscribers, its remote feed and the message
+        /// hold the same one).
+        event: Arc<StreamResponse>,
     },
     /// Somebody asked to cancel a task: the replica running it cancels it.
     Cancel {

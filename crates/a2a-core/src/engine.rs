@@ -456,7 +456,7 @@ impl Engine {
                 task_id,
                 version,
                 event,
-            } => self.forward_remote(&task_id, || RemoteItem::Event(version, Arc::new(*event))),
+            } => self.forward_remote(&task_id, || RemoteItem::Event(version, event)),
             ClusterMessage::Idle { task_id } => self.forward_remote(&task_id, || RemoteItem::Idle),
             ClusterMessage::Cancel { task_id } => {
                 if self.runs.contains_key(&task_id) {
@@ -666,7 +666,7 @@ impl Engine {
         let message = ClusterMessage::Event {
             task_id: run.task_id.clone(),
             version,
-            event: Box::new(StreamResponse::clone(event)),
+            event: Arc::clone(event),
         };
         if let Err(e) = cluster.publish(&message).await {
             tracing::warn!(task_id = %run.task_id, error = %e, "could not publish to the cluster");

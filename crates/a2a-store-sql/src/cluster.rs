@@ -353,7 +353,7 @@ enum Wire {
     Event {
         task_id: String,
         version: Version,
-        event: Box<StreamResponse>,
+        event: Arc<StreamResponse>,
     },
     Cancel {
         task_id: String,
@@ -544,7 +544,7 @@ mod tests {
             ClusterMessage::Event {
                 task_id: "t".to_owned(),
                 version: u64::MAX,
-                event: Box::new(event),
+                event: Arc::new(event),
             },
             ClusterMessage::Cancel {
                 task_id: "t".to_owned(),

@@ -147,7 +147,7 @@ async fn messages_reach_the_other_replicas_in_order_and_not_the_sender() {
         .map(|v| ClusterMessage::Event {
             task_id: task.clone(),
             version: v + 1,
-            event: Box::new(StreamResponse::StatusUpdate(TaskStatusUpdateEvent {
+            event: Arc::new(StreamResponse::StatusUpdate(TaskStatusUpdateEvent {
                 task_id: task.clone(),
                 context_id: big.clone(),
                 status: TaskStatus::new(TaskState::Working),
