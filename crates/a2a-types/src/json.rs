@@ -37,17 +37,6 @@ pub fn to_writer<T: ?Sized + Serialize>(out: &mut Vec<u8>, value: &T) -> Result 
     value.serialize(&mut Writer { out })
 }
 
-/// `value` as a compact JSON byte vector (see [`to_writer`]).
-///
-/// # Errors
-///
-/// As [`to_writer`].
-pub fn to_vec<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
-    let mut out = Vec::with_capacity(128);
-    to_writer(&mut out, value)?;
-    Ok(out)
-}
-
 /// What `serde_json` writes for byte `b` after a backslash (`u`: `\u00XX`),
 /// or 0 when `b` is written as is.
 const ESCAPE: [u8; 256] = {
@@ -704,7 +693,7 @@ mod tests {
     use serde::Serialize;
     use serde_json::{Value, json};
 
-    use super::{to_vec, write_str};
+    use super::{to_writer, write_str};
     use crate::{StreamResponse, Task};
 
     /// A small deterministic generator (xorshift64*).
@@ -760,7 +749,10 @@ mod tests {
     }
 
     fn same<T: Serialize + ?Sized>(v: &T) {
-        let ours = to_vec(v).map_err(|e| e.to_string());
+        let mut out = Vec::new();
+        let ours = to_writer(&mut out, v)
+            .map(|()| out)
+            .map_err(|e| e.to_string());
         let theirs = serde_json::to_vec(v).map_err(|e| e.to_string());
         match (&ours, &theirs) {
             (Ok(a), Ok(b)) => assert_eq!(
