@@ -6,7 +6,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use a2a_server::Agent;
-use common::{TestServer, kind, send_params, state, user_text};
+use common::{TestServer, kind, send_params, shape, state, user_text};
 use serde_json::json;
 
 #[tokio::test]
@@ -16,10 +16,7 @@ async fn submitted_then_working_follow_up_stays_working_then_cancel() {
     let events = server
         .stream("message/stream", send_params(message.clone()))
         .await;
-    let summary: Vec<String> = events
-        .iter()
-        .map(|e| format!("{}:{}", kind(e), state(e)))
-        .collect();
+    let summary = shape(&events);
     assert_eq!(summary, ["task:submitted", "status-update:working"]);
     let task = &events[0];
     assert_eq!(task["history"][0]["messageId"], message["messageId"]);
@@ -43,10 +40,7 @@ async fn submitted_then_working_follow_up_stays_working_then_cancel() {
     let mut follow = user_text("streamed follow-up");
     follow["taskId"] = task_id.clone();
     let events = server.stream("message/stream", send_params(follow)).await;
-    let summary: Vec<String> = events
-        .iter()
-        .map(|e| format!("{}:{}", kind(e), state(e)))
-        .collect();
+    let summary = shape(&events);
     assert_eq!(summary, ["task:working", "status-update:working"]);
 
     let canceled = server.result("tasks/cancel", json!({"id": task_id})).await;

@@ -6,7 +6,7 @@ mod common;
 use std::time::Duration;
 
 use a2a_server::Agent;
-use common::{TestServer, kind, parts_text, send_params, state, user_text};
+use common::{TestServer, kind, parts_text, send_params, shape, state, user_text};
 use serde_json::{Value, json};
 
 const TEXT: &str = "hello interop \u{e9}\u{e8} \u{1f30d} from  the rust tests ";
@@ -50,10 +50,7 @@ async fn echo_stream_order() {
     let events = server
         .stream("message/stream", send_params(user_text(TEXT)))
         .await;
-    let summary: Vec<String> = events
-        .iter()
-        .map(|e| format!("{}:{}", kind(e), state(e)))
-        .collect();
+    let summary = shape(&events);
     assert_eq!(kind(&events[0]), "task", "{summary:?}");
     let task_id = events[0]["id"].clone();
     assert_eq!(kind(&events[1]), "status-update", "{summary:?}");
@@ -293,10 +290,7 @@ async fn interview_answer_streamed() {
     let mut answer = user_text("Grace");
     answer["taskId"] = events[0]["id"].clone();
     let events = server.stream("message/stream", send_params(answer)).await;
-    let summary: Vec<String> = events
-        .iter()
-        .map(|e| format!("{}:{}", kind(e), state(e)))
-        .collect();
+    let summary = shape(&events);
     assert_eq!(kind(&events[0]), "task", "{summary:?}");
     assert_ne!(state(&events[0]), "input-required", "{summary:?}");
     let greeting = events

@@ -6,7 +6,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use a2a_server::Agent;
-use common::{TestServer, kind, parts_text, send_params, state, user_text};
+use common::{TestServer, kind, parts_text, send_params, shape, state, user_text};
 use serde_json::json;
 
 const TEXT: &str = "echo me \u{e9} \u{1f30d}  exactly ";
@@ -47,10 +47,7 @@ async fn stream_is_task_artifact_final_status() {
     let events = server
         .stream("message/stream", send_params(user_text(TEXT)))
         .await;
-    let shape: Vec<String> = events
-        .iter()
-        .map(|e| format!("{}:{}", kind(e), state(e)))
-        .collect();
+    let shape = shape(&events);
     assert_eq!(
         shape,
         [
@@ -128,10 +125,7 @@ async fn working_switch_adds_a_working_status_before_the_artifact() {
         },
     ] {
         let events = server.stream("message/stream", params.clone()).await;
-        let shape: Vec<String> = events
-            .iter()
-            .map(|e| format!("{}:{}", kind(e), state(e)))
-            .collect();
+        let shape = shape(&events);
         assert_eq!(
             shape,
             [

@@ -256,6 +256,15 @@ pub fn state(v: &Value) -> &str {
     v["status"]["state"].as_str().unwrap_or_default()
 }
 
+/// Each event as `kind:state` (`artifact-update:` for an artifact): a
+/// stream's shape at a glance.
+pub fn shape(events: &[Value]) -> Vec<String> {
+    events
+        .iter()
+        .map(|e| format!("{}:{}", kind(e), state(e)))
+        .collect()
+}
+
 /// The concatenated text of the text parts of `parts`.
 pub fn parts_text(parts: &Value) -> String {
     parts
